@@ -1,0 +1,1 @@
+"""Calibration: the Mini-SWE-agent harness adapter, run records, admission, metrics and reports."""

@@ -1,0 +1,1 @@
+"""The Textual reviewer UI for triaging blueprints."""
