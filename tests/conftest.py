@@ -1,0 +1,28 @@
+import os
+
+import pytest
+
+os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
+os.environ.setdefault("MSWEA_SILENT_STARTUP", "1")
+os.environ.setdefault("MSWEA_COST_TRACKING", "ignore_errors")
+
+
+@pytest.fixture(scope="session")
+def docker_client():
+    """A live Docker client; missing Docker is a skip locally and a failure under CI=true."""
+    from authoring.sandbox.daemon import DockerUnavailable, connect
+
+    try:
+        return connect()
+    except DockerUnavailable as error:
+        if os.environ.get("CI", "").lower() == "true":
+            pytest.fail(f"Docker is required in CI: {error}")
+        pytest.skip(f"no Docker engine: {error}")
+
+
+@pytest.fixture(scope="session")
+def base_image(docker_client):
+    """The toolkit's base image, built once if missing."""
+    from authoring.sandbox.base_image import ensure_base_image
+
+    return ensure_base_image(docker_client).tag
