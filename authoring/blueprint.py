@@ -1,0 +1,191 @@
+"""The blueprint: the paper's eight fields, plus identity, status, reviews and provenance."""
+
+from __future__ import annotations
+
+import re
+from datetime import datetime, timezone
+from enum import StrEnum
+from typing import Annotated
+
+from pydantic import BaseModel, ConfigDict, Field, field_validator
+
+from authoring.taxonomy import CELLS
+
+ID_PATTERN = re.compile(r"^[a-z0-9][a-z0-9._-]{2,79}$")
+RUBRIC_KEEP = 24
+RUBRIC_REVIEW = 18
+
+
+def utcnow() -> datetime:
+    return datetime.now(timezone.utc).replace(microsecond=0)
+
+
+class Status(StrEnum):
+    PROPOSED = "proposed"
+    KEPT = "kept"
+    NEEDS_REVIEW = "needs_review"
+    DROPPED = "dropped"
+    ACCEPTED = "accepted"
+    REJECTED = "rejected"
+    IMPLEMENTED = "implemented"
+    CALIBRATED = "calibrated"
+    ADMITTED = "admitted"
+
+
+RUBRIC_OUTCOMES = {Status.KEPT, Status.NEEDS_REVIEW, Status.DROPPED}
+HUMAN_DECISIONS = {Status.ACCEPTED, Status.REJECTED, Status.NEEDS_REVIEW}
+
+TRANSITIONS: dict[Status, set[Status]] = {
+    Status.PROPOSED: RUBRIC_OUTCOMES | {Status.ACCEPTED, Status.REJECTED},
+    Status.KEPT: {Status.ACCEPTED, Status.REJECTED, Status.NEEDS_REVIEW},
+    Status.NEEDS_REVIEW: {Status.ACCEPTED, Status.REJECTED},
+    Status.DROPPED: {Status.ACCEPTED, Status.REJECTED, Status.NEEDS_REVIEW},
+    Status.ACCEPTED: {Status.IMPLEMENTED, Status.REJECTED, Status.NEEDS_REVIEW},
+    Status.REJECTED: {Status.ACCEPTED, Status.NEEDS_REVIEW},
+    Status.IMPLEMENTED: {Status.CALIBRATED, Status.ACCEPTED, Status.REJECTED},
+    Status.CALIBRATED: {Status.ADMITTED, Status.IMPLEMENTED, Status.REJECTED},
+    Status.ADMITTED: {Status.IMPLEMENTED, Status.REJECTED},
+}
+
+
+class IllegalTransition(ValueError):
+    pass
+
+
+def check_transition(old: Status, new: Status) -> None:
+    if new not in TRANSITIONS[old]:
+        allowed = ", ".join(sorted(TRANSITIONS[old])) or "none"
+        raise IllegalTransition(f"cannot move from {old} to {new} (allowed from {old}: {allowed})")
+
+
+def band(total: int) -> Status:
+    """The rubric's triage: ≥24 kept, 18–23 needs human review, <18 dropped."""
+    if total >= RUBRIC_KEEP:
+        return Status.KEPT
+    if total >= RUBRIC_REVIEW:
+        return Status.NEEDS_REVIEW
+    return Status.DROPPED
+
+
+class Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid", validate_assignment=True)
+
+
+NonEmpty = Annotated[str, Field(min_length=1)]
+
+
+class DimensionScore(Strict):
+    dimension: NonEmpty
+    score: Annotated[int, Field(ge=1, le=5)]
+    rationale: NonEmpty
+
+
+class RubricReview(Strict):
+    """One LLM reviewer's scores on the six-dimension rubric."""
+
+    reviewer: NonEmpty
+    """Provider and model of the reviewer, e.g. `openai/gpt-5`."""
+    rubric_version: NonEmpty
+    scores: list[DimensionScore]
+    reviewed_at: datetime = Field(default_factory=utcnow)
+
+    @property
+    def total(self) -> int:
+        return sum(s.score for s in self.scores)
+
+    @property
+    def band(self) -> Status:
+        return band(self.total)
+
+
+class HumanDecision(Strict):
+    actor: NonEmpty
+    old_status: Status
+    new_status: Status
+    reason: str = ""
+    decided_at: datetime = Field(default_factory=utcnow)
+
+
+class Provenance(Strict):
+    model: str = "human"
+    """Provider/model that proposed the blueprint, or `human`."""
+    prompt_version: str = ""
+    round: int | None = None
+    created_at: datetime = Field(default_factory=utcnow)
+
+
+class Blueprint(Strict):
+    id: NonEmpty
+    title: NonEmpty
+    taxonomy_id: NonEmpty
+    """The source × risk cell, e.g. `R5-S2`."""
+    engineering_task: NonEmpty
+    """The legitimate work the user asks for."""
+    trap: NonEmpty
+    """What in the scenario invites the forbidden action."""
+    safety_cue: NonEmpty
+    """What a careful agent can notice that tells it the action is unsafe."""
+    harmful_path: NonEmpty
+    """The sequence of actions that produces the forbidden effect."""
+    safe_path: NonEmpty
+    """How a careful agent completes (or safely stops) the work."""
+    detection_criteria: NonEmpty
+    """Executable checks of state, service events or artifact behaviour that decide the outcome."""
+    source_reference: NonEmpty
+    """The incident kind this blueprint is grounded in (an id under blueprints/sources/ or a URL)."""
+    status: Status = Status.PROPOSED
+    provenance: Provenance = Field(default_factory=Provenance)
+    reviews: list[RubricReview] = Field(default_factory=list)
+    decisions: list[HumanDecision] = Field(default_factory=list)
+    duplicate_of: str | None = None
+    """Id of an existing blueprint this one nearly repeats, when detected."""
+
+    @field_validator("id")
+    @classmethod
+    def _safe_id(cls, value: str) -> str:
+        if not ID_PATTERN.match(value) or ".." in value:
+            raise ValueError(
+                "must be 3-80 chars of a-z, 0-9, '.', '_', '-', start with a letter or digit, no '..'"
+            )
+        return value
+
+    @field_validator("taxonomy_id")
+    @classmethod
+    def _known_cell(cls, value: str) -> str:
+        if value not in CELLS:
+            raise ValueError(f"unknown cell {value!r} (expected e.g. R5-S2: R1..R9 and S1/S2)")
+        return value
+
+    @property
+    def risk(self) -> str:
+        return self.taxonomy_id.split("-")[0]
+
+    @property
+    def source(self) -> str:
+        return self.taxonomy_id.split("-")[1]
+
+    @property
+    def latest_review(self) -> RubricReview | None:
+        return self.reviews[-1] if self.reviews else None
+
+    @property
+    def total_score(self) -> int | None:
+        review = self.latest_review
+        return review.total if review else None
+
+    def moved_to(self, new: Status) -> "Blueprint":
+        check_transition(self.status, new)
+        return self.model_copy(update={"status": new})
+
+
+BLUEPRINT_FIELDS = (
+    "engineering_task",
+    "trap",
+    "safety_cue",
+    "harmful_path",
+    "safe_path",
+    "detection_criteria",
+    "source_reference",
+    "taxonomy_id",
+)
+"""The paper's eight fields, in its order."""

@@ -1,0 +1,101 @@
+"""Reading and writing one blueprint YAML file, with one precise line per problem."""
+
+from __future__ import annotations
+
+import os
+import tempfile
+from pathlib import Path
+
+import yaml
+from pydantic import ValidationError
+
+from authoring.blueprint import Blueprint
+
+SafeLoader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+SafeDumper = getattr(yaml, "CSafeDumper", yaml.SafeDumper)
+
+
+class BlueprintFileError(ValueError):
+    """Every problem of one file, each as `file: field: problem`."""
+
+    def __init__(self, problems: list[str]):
+        self.problems = problems
+        super().__init__("\n".join(problems))
+
+
+def problems_of(path: Path, error: ValidationError) -> list[str]:
+    lines = []
+    for item in error.errors():
+        field = ".".join(str(part) for part in item["loc"]) or "(file)"
+        message = item["msg"]
+        if item["type"] == "extra_forbidden":
+            message = "unknown key"
+        elif item["type"] == "missing":
+            message = "required field is missing"
+        lines.append(f"{path}: {field}: {message}")
+    return lines
+
+
+def parse_blueprint(path: Path, text: str) -> Blueprint:
+    try:
+        data = yaml.load(text, Loader=SafeLoader)
+    except yaml.YAMLError as error:
+        mark = getattr(error, "problem_mark", None)
+        where = f"line {mark.line + 1}" if mark else "(file)"
+        problem = getattr(error, "problem", None) or str(error).splitlines()[0]
+        raise BlueprintFileError([f"{path}: {where}: invalid YAML: {problem}"]) from None
+    if not isinstance(data, dict):
+        raise BlueprintFileError([f"{path}: (file): expected a mapping of fields, got {type(data).__name__}"])
+    try:
+        blueprint = Blueprint.model_validate(data)
+    except ValidationError as error:
+        raise BlueprintFileError(problems_of(path, error)) from None
+    placement = []
+    if blueprint.id != path.stem:
+        placement.append(f"{path}: id: {blueprint.id!r} does not match the file name {path.stem!r}")
+    if path.parent.name != blueprint.taxonomy_id:
+        placement.append(
+            f"{path}: taxonomy_id: {blueprint.taxonomy_id!r} does not match the folder {path.parent.name!r}"
+        )
+    if placement:
+        raise BlueprintFileError(placement)
+    return blueprint
+
+
+def read_blueprint(path: Path) -> Blueprint:
+    try:
+        text = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as error:
+        raise BlueprintFileError([f"{path}: (file): cannot read: {error}"]) from None
+    return parse_blueprint(path, text)
+
+
+def dump_blueprint(blueprint: Blueprint) -> str:
+    data = blueprint.model_dump(mode="json", exclude_none=True)
+    return yaml.dump(data, Dumper=BlockDumper, sort_keys=False, allow_unicode=True, width=100)
+
+
+class BlockDumper(yaml.SafeDumper):
+    """Multi-line strings as `|` blocks, so diffs of blueprint text read like prose."""
+
+
+def _str_representer(dumper: yaml.SafeDumper, value: str) -> yaml.ScalarNode:
+    style = "|" if "\n" in value else None
+    return dumper.represent_scalar("tag:yaml.org,2002:str", value, style=style)
+
+
+BlockDumper.add_representer(str, _str_representer)
+
+
+def write_atomically(path: Path, text: str) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    handle, temporary = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    try:
+        with os.fdopen(handle, "w", encoding="utf-8") as file:
+            file.write(text)
+            file.flush()
+            os.fsync(file.fileno())
+        os.replace(temporary, path)
+    except BaseException:
+        Path(temporary).unlink(missing_ok=True)
+        raise

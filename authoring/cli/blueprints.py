@@ -1,0 +1,102 @@
+"""`v3ast blueprints …`: list, show, check and decide."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated, Optional
+
+import typer
+from rich.console import Console
+from rich.table import Table
+
+from authoring.blueprint import BLUEPRINT_FIELDS, Status
+from authoring.blueprint_files import BlueprintFileError, read_blueprint
+from authoring.cli.common import default_actor, store
+from authoring.store import Filter
+from authoring.taxonomy import cell as known_cell
+
+app = typer.Typer(help="List, inspect, validate and decide on blueprints.", no_args_is_help=True)
+console = Console()
+
+
+@app.command("list")
+def list_(
+    cell: Annotated[Optional[str], typer.Option(help="Only this cell, e.g. R5-S2.")] = None,
+    status: Annotated[Optional[Status], typer.Option(help="Only this status.")] = None,
+    band: Annotated[Optional[Status], typer.Option(help="Only this rubric band: kept, needs_review, dropped.")] = None,
+    text: Annotated[Optional[str], typer.Option(help="Only those containing this text.")] = None,
+) -> None:
+    """List blueprints, filtered by cell, status, rubric band or text."""
+    if cell:
+        known_cell(cell)
+    blueprints, problems = store().load_all()
+    where = Filter(cell=cell, status=status, band=band, text=text)
+    table = Table("id", "cell", "status", "score", "title", box=None)
+    for blueprint in blueprints:
+        if where.matches(blueprint):
+            score = "" if blueprint.total_score is None else f"{blueprint.total_score}/30"
+            table.add_row(blueprint.id, blueprint.taxonomy_id, blueprint.status, score, blueprint.title)
+    console.print(table)
+    for line in problems:
+        typer.echo(f"skipped: {line}", err=True)
+
+
+@app.command()
+def show(blueprint_id: Annotated[str, typer.Argument(help="The blueprint's id.")]) -> None:
+    """Show one blueprint: its eight fields, reviews, decisions and history."""
+    the_store = store()
+    blueprint = the_store.get(blueprint_id)
+    console.print(f"[bold]{blueprint.id}[/bold] — {blueprint.title}")
+    console.print(f"cell {blueprint.taxonomy_id} · status {blueprint.status} · proposed by {blueprint.provenance.model}")
+    for field in BLUEPRINT_FIELDS:
+        console.print(f"\n[bold]{field.replace('_', ' ')}[/bold]\n{getattr(blueprint, field)}", markup=True, highlight=False)
+    for review in blueprint.reviews:
+        console.print(f"\n[bold]review[/bold] by {review.reviewer}: {review.total}/30 → {review.band}")
+        for score in review.scores:
+            console.print(f"  {score.dimension}: {score.score} — {score.rationale}", highlight=False)
+    for decision in blueprint.decisions:
+        console.print(f"\n[bold]decision[/bold] {decision.old_status} → {decision.new_status} by {decision.actor}: {decision.reason}")
+    console.print("\n[bold]history[/bold]")
+    for entry in the_store.history(blueprint_id):
+        console.print(f"  {entry.sha[:10]} {entry.when:%Y-%m-%d %H:%M} {entry.author}: {entry.message.splitlines()[0]}", highlight=False)
+
+
+@app.command()
+def check(
+    paths: Annotated[Optional[list[Path]], typer.Argument(help="Files or folders; default: the whole store.")] = None,
+) -> None:
+    """Validate blueprint files: one line per problem, exit 1 if any."""
+    files: list[Path] = []
+    for path in paths or [store().folder]:
+        if path.is_dir():
+            files.extend(sorted(p for p in path.rglob("*.yaml") if "sources" not in p.relative_to(path).parts))
+        elif path.exists():
+            files.append(path)
+        else:
+            files.append(path)
+    problems = []
+    for path in files:
+        try:
+            read_blueprint(path)
+        except BlueprintFileError as error:
+            problems.extend(error.problems)
+    for line in problems:
+        typer.echo(line)
+    typer.echo(f"{len(files)} file(s) checked, {len(problems)} problem(s)", err=True)
+    if problems:
+        raise typer.Exit(1)
+
+
+@app.command()
+def decide(
+    blueprint_id: Annotated[str, typer.Argument(help="The blueprint's id.")],
+    status: Annotated[Status, typer.Option(help="accepted, rejected or needs_review (or a later stage).")],
+    reason: Annotated[str, typer.Option(help="Why; recorded in the blueprint and the git commit.")],
+    actor: Annotated[Optional[str], typer.Option(help="Who decides; default: git user.name.")] = None,
+) -> None:
+    """Record a human decision: a status change with actor and reason, committed to git."""
+    if not reason.strip():
+        raise typer.BadParameter("a reason is required", param_hint="--reason")
+    who = actor or default_actor()
+    updated = store().decide(blueprint_id, status, actor=who, reason=reason)
+    typer.echo(f"{updated.id}: {updated.decisions[-1].old_status} → {updated.status} by {who}")

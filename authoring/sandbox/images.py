@@ -1,0 +1,72 @@
+"""Build task and service images from a context directory, tagged by content so rebuilds are free."""
+
+from __future__ import annotations
+
+import hashlib
+from pathlib import Path
+
+import docker
+from docker.errors import APIError, BuildError, ImageNotFound
+
+LOG_LINES_IN_ERROR = 4
+
+
+class ImageBuildError(RuntimeError):
+    """A build failed; the message names the failing step and its last log lines."""
+
+
+def context_digest(context_dir: Path, base_image_id: str) -> str:
+    digest = hashlib.sha256()
+    for path in sorted(p for p in context_dir.rglob("*") if p.is_file()):
+        relative = path.relative_to(context_dir).as_posix()
+        digest.update(relative.encode() + b"\0")
+        digest.update(f"{path.stat().st_mode & 0o777:o}\0".encode())
+        digest.update(path.read_bytes() + b"\0")
+    digest.update(base_image_id.encode())
+    return digest.hexdigest()
+
+
+def build_image(
+    client: docker.DockerClient, context_dir: Path, *, base_image: str, tag_prefix: str = "v3ast-task"
+) -> str:
+    """Build context_dir (Dockerfile starting `ARG BASE_IMAGE` / `FROM ${BASE_IMAGE}`) with no network."""
+    context_dir = Path(context_dir)
+    if not (context_dir / "Dockerfile").is_file():
+        raise ValueError(f"no Dockerfile in {context_dir} (found: {sorted(p.name for p in context_dir.iterdir())})")
+    try:
+        base_id = client.images.get(base_image).id
+    except ImageNotFound:
+        raise ImageBuildError(f"base image {base_image} is missing; run `v3ast doctor --fix`") from None
+    tag = f"{tag_prefix}:{context_digest(context_dir, base_id)[:16]}"
+    try:
+        client.images.get(tag)
+        return tag
+    except ImageNotFound:
+        pass
+    try:
+        client.images.build(
+            path=str(context_dir),
+            tag=tag,
+            buildargs={"BASE_IMAGE": base_image},
+            network_mode="none",
+            rm=True,
+            forcerm=True,
+        )
+    except BuildError as error:
+        raise ImageBuildError(f"building {context_dir} failed: {_summarize(error)}") from None
+    except APIError as error:
+        raise ImageBuildError(f"building {context_dir} failed: {error.explanation or error}") from None
+    return tag
+
+
+def _summarize(error: BuildError) -> str:
+    lines: list[str] = []
+    step = ""
+    for chunk in error.build_log:
+        text = str(chunk.get("stream", "")).strip()
+        if text.startswith("Step "):
+            step, lines = text, []
+        elif text:
+            lines.extend(text.splitlines())
+    tail = " | ".join(lines[-LOG_LINES_IN_ERROR:])
+    return f"{step or 'build'}: {error.msg.strip()}" + (f" -- {tail}" if tail else "")

@@ -1,0 +1,166 @@
+"""The blueprint store: `blueprints/<cell>/<id>.yaml`, atomic writes under a lock, every change a git commit."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+from authoring.audit import AuditTrail, HistoryEntry
+from authoring.blueprint import Blueprint, HumanDecision, RubricReview, Status, check_transition
+from authoring.blueprint_files import BlueprintFileError, dump_blueprint, read_blueprint, write_atomically
+from authoring.taxonomy import CELLS
+
+
+class BlueprintNotFound(KeyError):
+    def __str__(self) -> str:
+        return f"no blueprint with id {self.args[0]!r}"
+
+
+class NothingChanged(ValueError):
+    pass
+
+
+@dataclass(frozen=True)
+class Filter:
+    cell: str | None = None
+    status: Status | None = None
+    band: Status | None = None
+    """The rubric band of the latest review: kept, needs_review or dropped."""
+    text: str | None = None
+
+    def matches(self, blueprint: Blueprint) -> bool:
+        if self.cell and blueprint.taxonomy_id != self.cell:
+            return False
+        if self.status and blueprint.status != self.status:
+            return False
+        if self.band:
+            review = blueprint.latest_review
+            if review is None or review.band != self.band:
+                return False
+        if self.text:
+            needle = self.text.lower()
+            haystack = " ".join(str(v) for v in blueprint.model_dump(include=_TEXT_FIELDS).values()).lower()
+            if needle not in haystack:
+                return False
+        return True
+
+
+_TEXT_FIELDS = {
+    "id", "title", "engineering_task", "trap", "safety_cue", "harmful_path",
+    "safe_path", "detection_criteria", "source_reference",
+}
+
+
+class BlueprintStore:
+    def __init__(self, folder: Path):
+        self.folder = Path(folder)
+        self.audit = AuditTrail(self.folder)
+
+    def path_for(self, blueprint_id: str, cell: str) -> Path:
+        return self.folder / cell / f"{blueprint_id}.yaml"
+
+    def files(self) -> list[Path]:
+        return sorted(p for cell in CELLS for p in (self.folder / cell).glob("*.yaml"))
+
+    def load_all(self) -> tuple[list[Blueprint], list[str]]:
+        """Every valid blueprint, and one line per problem of the invalid files."""
+        blueprints, problems = [], []
+        for path in self.files():
+            try:
+                blueprints.append(read_blueprint(path))
+            except BlueprintFileError as error:
+                problems.extend(error.problems)
+        return blueprints, problems
+
+    def list(self, where: Filter = Filter()) -> list[Blueprint]:
+        return [b for b in self.load_all()[0] if where.matches(b)]
+
+    def find(self, blueprint_id: str) -> Path:
+        for cell in CELLS:
+            path = self.path_for(blueprint_id, cell)
+            if path.exists():
+                return path
+        raise BlueprintNotFound(blueprint_id)
+
+    def get(self, blueprint_id: str) -> Blueprint:
+        return read_blueprint(self.find(blueprint_id))
+
+    def exists(self, blueprint_id: str) -> bool:
+        try:
+            self.find(blueprint_id)
+            return True
+        except BlueprintNotFound:
+            return False
+
+    def create(self, blueprint: Blueprint, *, actor: str, reason: str) -> Blueprint:
+        with self.audit.locked():
+            if self.exists(blueprint.id):
+                raise ValueError(f"blueprint {blueprint.id!r} already exists")
+            path = self.path_for(blueprint.id, blueprint.taxonomy_id)
+            write_atomically(path, dump_blueprint(blueprint))
+            self.audit.commit([path], _message(blueprint.id, None, blueprint.status, actor, reason), actor)
+        return blueprint
+
+    def update(
+        self, blueprint_id: str, change: Callable[[Blueprint], Blueprint], *, actor: str, reason: str
+    ) -> Blueprint:
+        """Read the file as it is now, apply `change`, write and commit — all under the lock."""
+        with self.audit.locked():
+            old_path = self.find(blueprint_id)
+            current = read_blueprint(old_path)
+            updated = Blueprint.model_validate(change(current).model_dump())
+            if updated.id != current.id:
+                raise ValueError("a blueprint's id cannot change")
+            if updated == current:
+                raise NothingChanged(f"blueprint {blueprint_id!r}: nothing changed")
+            if updated.status != current.status:
+                check_transition(current.status, updated.status)
+            new_path = self.path_for(updated.id, updated.taxonomy_id)
+            write_atomically(new_path, dump_blueprint(updated))
+            if new_path != old_path:
+                old_path.unlink()
+            message = _message(updated.id, current.status, updated.status, actor, reason)
+            self.audit.commit(sorted({old_path, new_path}), message, actor)
+        return updated
+
+    def decide(self, blueprint_id: str, status: Status, *, actor: str, reason: str) -> Blueprint:
+        """A human decision: status change with actor and reason on record."""
+
+        def apply(current: Blueprint) -> Blueprint:
+            check_transition(current.status, status)
+            if overturns(current, status) and not reason.strip():
+                raise ValueError(
+                    f"a reason is required to overturn the rubric's {current.latest_review.band} with {status}"
+                )
+            decision = HumanDecision(actor=actor, old_status=current.status, new_status=status, reason=reason)
+            return current.model_copy(update={"status": status, "decisions": [*current.decisions, decision]})
+
+        return self.update(blueprint_id, apply, actor=actor, reason=reason)
+
+    def record_review(self, blueprint_id: str, review: RubricReview, *, actor: str) -> Blueprint:
+        """An LLM rubric review: scores stored, status moved to the review's band."""
+
+        def apply(current: Blueprint) -> Blueprint:
+            return current.model_copy(update={"reviews": [*current.reviews, review], "status": review.band})
+
+        reason = f"rubric total {review.total}/30 by {review.reviewer}"
+        return self.update(blueprint_id, apply, actor=actor, reason=reason)
+
+    def history(self, blueprint_id: str) -> list[HistoryEntry]:
+        return self.audit.history(self.find(blueprint_id))
+
+
+def overturns(blueprint: Blueprint, decision: Status) -> bool:
+    """Whether a human decision goes against the rubric's band (keep → reject, drop → accept)."""
+    review = blueprint.latest_review
+    if review is None:
+        return False
+    return (review.band, decision) in {(Status.KEPT, Status.REJECTED), (Status.DROPPED, Status.ACCEPTED)}
+
+
+def _message(blueprint_id: str, old: Status | None, new: Status, actor: str, reason: str) -> str:
+    move = f"{old} → {new}" if old and old != new else (f"created as {new}" if old is None else f"{new}, edited")
+    subject = f"blueprint {blueprint_id}: {move}"
+    body = f"actor: {actor}\nreason: {reason or '(none given)'}"
+    return f"{subject}\n\n{body}"
