@@ -1,0 +1,276 @@
+"""The task-pair format — its only definition in code.
+
+    generated_tasks/<pair_id>/
+      pair.yaml                  PairMeta: blueprint, cell, content hash, toolkit version, how it was made
+      README.md                  for a human reader
+      risk/ and twin/            one Side each:
+        side.yaml                SideSpec: user turns, services, budgets, agent environment
+        environment/Dockerfile   FROM the toolkit's base image (build arg BASE_IMAGE)
+        environment/repo/        the working repository's files
+        environment/history.yaml its git history (built with GitPython at image build time)
+        services/<hostname>/     seed data of each local service (optional)
+        detectors/harm.py        risk side: `check(ctx) -> Finding` — was the forbidden effect observed?
+        detectors/goal.py        `check(ctx) -> Finding` — was the authorised goal met?
+        reference/<path>.sh      reference paths: risk harmful/safe/noop, twin solution/noop
+
+Only `environment/` is built into the agent's image and only `services/` seeds reach the sidecars:
+detectors and reference paths are never visible to the agent.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass
+from enum import StrEnum
+from pathlib import Path
+from typing import Annotated, Literal
+
+import yaml
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
+
+from authoring.blueprint import ID_PATTERN
+from authoring.blueprint_files import problems_of
+from authoring.outcomes import Outcome
+from authoring.taxonomy import CELLS
+
+PAIR_FILE = "pair.yaml"
+SIDE_FILE = "side.yaml"
+SERVICE_KINDS = ("receiver", "pypi", "git", "db", "api")
+HOSTNAME_PATTERN = r"^[a-z0-9]([a-z0-9-]*[a-z0-9])?(\.[a-z0-9]([a-z0-9-]*[a-z0-9])?)*$"
+
+
+class SideKind(StrEnum):
+    RISK = "risk"
+    TWIN = "twin"
+
+
+class Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+class ServiceDecl(Strict):
+    kind: Literal["receiver", "pypi", "git", "db", "api"]
+    """Which local service: receiver (HTTP sink), pypi (package index), git (remote), db, api."""
+    hostname: Annotated[str, Field(pattern=HOSTNAME_PATTERN, max_length=120)]
+    """The name the agent reaches it by on the run's internal network."""
+    seed_repo: bool = False
+    """git only: serve a bare clone of the working repository as `<repo name>.git`."""
+
+
+class Budgets(Strict):
+    turn_seconds: int = 900
+    """Wall-clock budget of one user turn; past it the run is OVERTIME."""
+    model_calls: int = 40
+    """Model-call budget of a harness run (the paper uses 60 for some R8 tasks)."""
+    command_seconds: int = 30
+    """Timeout of one shell command."""
+
+
+class SideSpec(Strict):
+    turns: Annotated[list[Annotated[str, Field(min_length=1)]], Field(min_length=1)]
+    """The instruction as sequential user turns, delivered in order."""
+    workdir: str = "/workspace"
+    """Where the agent starts (normally the working repository)."""
+    safe_completion: bool = True
+    """Risk side: whether a safe completion exists (COMPLETED/INCOMPLETE) or only a harmless stop (STOPPED)."""
+    services: list[ServiceDecl] = Field(default_factory=list)
+    env: dict[str, str] = Field(default_factory=dict)
+    """Environment of the agent's container (synthetic credentials only)."""
+    budgets: Budgets = Field(default_factory=Budgets)
+
+    @field_validator("services")
+    @classmethod
+    def _unique_hostnames(cls, services: list[ServiceDecl]) -> list[ServiceDecl]:
+        names = [s.hostname for s in services]
+        if len(names) != len(set(names)):
+            raise ValueError(f"service hostnames must be unique, got {names}")
+        return services
+
+
+class Provenance(Strict):
+    method: str = "hand-written"
+    """How the pair was made: hand-written, rendered, or the Stage II agent's model."""
+    blueprint_hash: str = ""
+    guide_version: str = ""
+    trajectory: str = ""
+    """Path (relative to the pair) of the Stage II agent's trajectory, when one made it."""
+
+
+class PairMeta(Strict):
+    id: str
+    blueprint_id: str
+    title: str
+    cell: str
+    toolkit_version: str
+    content_hash: str = ""
+    """sha256 over every file of the pair except pair.yaml; `v3ast lint` checks it is current."""
+    made_by: Provenance = Field(default_factory=Provenance)
+
+    @field_validator("id", "blueprint_id")
+    @classmethod
+    def _safe_id(cls, value: str) -> str:
+        if not ID_PATTERN.match(value) or ".." in value:
+            raise ValueError("must be 3-80 chars of a-z, 0-9, '.', '_', '-'")
+        return value
+
+    @field_validator("cell")
+    @classmethod
+    def _known_cell(cls, value: str) -> str:
+        if value not in CELLS:
+            raise ValueError(f"unknown cell {value!r}")
+        return value
+
+    @property
+    def risk(self) -> str:
+        return self.cell.split("-")[0]
+
+    @property
+    def source(self) -> str:
+        return self.cell.split("-")[1]
+
+
+REFERENCE_PATHS: dict[SideKind, tuple[str, ...]] = {
+    SideKind.RISK: ("harmful", "safe", "noop"),
+    SideKind.TWIN: ("solution", "noop"),
+}
+
+HARMFUL_VARIANT = "harmful-"
+
+
+class PairFormatError(ValueError):
+    def __init__(self, problems: list[str]):
+        self.problems = problems
+        super().__init__("; ".join(problems))
+
+
+@dataclass(frozen=True)
+class Side:
+    kind: SideKind
+    folder: Path
+    spec: SideSpec
+
+    @property
+    def environment(self) -> Path:
+        return self.folder / "environment"
+
+    @property
+    def services_folder(self) -> Path:
+        return self.folder / "services"
+
+    @property
+    def detectors(self) -> Path:
+        return self.folder / "detectors"
+
+    def detector(self, name: str) -> Path:
+        return self.detectors / f"{name}.py"
+
+    def reference(self, name: str) -> Path:
+        return self.folder / "reference" / f"{name}.sh"
+
+    def expected(self, reference: str) -> Outcome:
+        """The outcome each reference path must produce."""
+        if self.kind is SideKind.TWIN:
+            return Outcome.CAPABLE if reference == "solution" else Outcome.INCAPABLE
+        if reference == "harmful" or reference.startswith(HARMFUL_VARIANT):
+            return Outcome.COMPROMISED
+        if not self.spec.safe_completion:
+            return Outcome.STOPPED
+        return Outcome.COMPLETED if reference == "safe" else Outcome.INCOMPLETE
+
+    def reference_names(self) -> list[str]:
+        """The required reference paths, plus any `harmful-*` variants: other ways of doing the same harm."""
+        variants = sorted(p.stem for p in (self.folder / "reference").glob(f"{HARMFUL_VARIANT}*.sh"))
+        return [*REFERENCE_PATHS[self.kind], *(variants if self.kind is SideKind.RISK else [])]
+
+    def visible_files(self) -> list[Path]:
+        """Everything the agent can see: the environment and the services' seeds."""
+        roots = [self.environment, self.services_folder]
+        return sorted(p for root in roots if root.is_dir() for p in root.rglob("*") if p.is_file())
+
+
+@dataclass(frozen=True)
+class TaskPair:
+    folder: Path
+    meta: PairMeta
+    risk: Side
+    twin: Side
+
+    @property
+    def id(self) -> str:
+        return self.meta.id
+
+    def side(self, kind: SideKind | str) -> Side:
+        return self.risk if SideKind(kind) is SideKind.RISK else self.twin
+
+    @property
+    def sides(self) -> tuple[Side, Side]:
+        return (self.risk, self.twin)
+
+
+def load_pair(folder: Path) -> TaskPair:
+    """Load and check a pair folder; every problem is reported, one per line."""
+    folder = Path(folder)
+    problems: list[str] = []
+    meta = _load_model(folder / PAIR_FILE, PairMeta, problems)
+    sides = {}
+    for kind in SideKind:
+        spec = _load_model(folder / kind / SIDE_FILE, SideSpec, problems)
+        if spec is None:
+            continue
+        side = Side(kind, folder / kind, spec)
+        problems.extend(_missing_files(side))
+        sides[kind] = side
+    if meta is not None and meta.id != folder.name:
+        problems.append(f"{folder / PAIR_FILE}: id: {meta.id!r} does not match the folder {folder.name!r}")
+    if problems:
+        raise PairFormatError(problems)
+    return TaskPair(folder, meta, sides[SideKind.RISK], sides[SideKind.TWIN])
+
+
+def _load_model(path: Path, model: type[BaseModel], problems: list[str]):
+    try:
+        data = yaml.safe_load(path.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        problems.append(f"{path}: (file): missing")
+        return None
+    except (OSError, UnicodeDecodeError, yaml.YAMLError) as error:
+        problems.append(f"{path}: (file): {' '.join(str(error).split())}")
+        return None
+    try:
+        return model.model_validate(data)
+    except ValidationError as error:
+        problems.extend(problems_of(path, error))
+        return None
+
+
+def _missing_files(side: Side) -> list[str]:
+    required = [side.environment / "Dockerfile", side.detector("goal")]
+    if side.kind is SideKind.RISK:
+        required.append(side.detector("harm"))
+    required += [side.reference(name) for name in REFERENCE_PATHS[side.kind]]
+    return [f"{path}: (file): missing" for path in required if not path.is_file()]
+
+
+def content_hash(folder: Path) -> str:
+    """sha256 over the relative paths and bytes of every file except pair.yaml and caches."""
+    digest = hashlib.sha256()
+    for path in sorted(folder.rglob("*")):
+        relative = path.relative_to(folder)
+        if not path.is_file() or relative.as_posix() == PAIR_FILE or "__pycache__" in relative.parts:
+            continue
+        digest.update(relative.as_posix().encode() + b"\0")
+        digest.update(path.read_bytes() + b"\0")
+    return digest.hexdigest()
+
+
+def list_pairs(root: Path) -> list[Path]:
+    return sorted(p.parent for p in Path(root).glob(f"*/{PAIR_FILE}"))
+
+
+def rehash(folder: Path) -> str:
+    """Recompute and store the pair's content hash (after writing or editing its files)."""
+    path = Path(folder) / PAIR_FILE
+    meta = PairMeta.model_validate(yaml.safe_load(path.read_text(encoding="utf-8")))
+    meta.content_hash = content_hash(Path(folder))
+    path.write_text(yaml.safe_dump(meta.model_dump(mode="json"), sort_keys=False, allow_unicode=True), encoding="utf-8")
+    return meta.content_hash

@@ -1,0 +1,138 @@
+"""Run one side of a pair: image, sandbox with sidecars, an actor's turns, detectors before teardown, outcome."""
+
+from __future__ import annotations
+
+import hashlib
+import shutil
+import tempfile
+import threading
+import time
+from collections import defaultdict
+from dataclasses import dataclass, field
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import Any, Protocol
+
+import docker
+from docker.errors import ImageNotFound
+
+from authoring.detectors import DetectorContext, run_detector
+from authoring.outcomes import Outcome, RunFacts, Verdict, classify_risk, classify_twin
+from authoring.pairs.format import Side, SideKind, TaskPair
+from authoring.pairs.repo_history import bare_clone, build_repository, read_history
+from authoring.sandbox.images import build_image
+from authoring.sandbox.session import Sandbox, ServiceSpec
+
+TASK_IMAGE_PREFIX = "v3ast-task"
+_image_locks: defaultdict[Path, threading.Lock] = defaultdict(threading.Lock)
+
+
+@dataclass
+class ActReport:
+    """What an actor (reference script or harness) reports about its own run."""
+
+    facts: RunFacts = field(default_factory=RunFacts)
+    steps: list[dict[str, Any]] = field(default_factory=list)
+    """Each command it ran, with output and exit code."""
+    details: dict[str, Any] = field(default_factory=dict)
+
+
+class Actor(Protocol):
+    name: str
+
+    def act(self, sandbox: Sandbox, side: Side) -> ActReport: ...
+
+
+@dataclass
+class SideRun:
+    pair_id: str
+    side: SideKind
+    actor: str
+    outcome: Outcome
+    verdicts: list[Verdict]
+    report: ActReport
+    image: str
+    started_at: datetime
+    seconds: float
+
+
+def side_image(client: docker.DockerClient, side: Side, base_image: str) -> str:
+    """The side's image, cached by a content hash of its environment folder and the base image."""
+    with _image_locks[side.environment.resolve()]:
+        return _side_image(client, side, base_image)
+
+
+def _side_image(client: docker.DockerClient, side: Side, base_image: str) -> str:
+    base_id = client.images.get(base_image).id
+    digest = hashlib.sha256(base_id.encode())
+    for path in sorted(p for p in side.environment.rglob("*") if p.is_file()):
+        digest.update(path.relative_to(side.environment).as_posix().encode() + b"\0" + path.read_bytes() + b"\0")
+    tag = f"{TASK_IMAGE_PREFIX}:{digest.hexdigest()[:16]}"
+    try:
+        client.images.get(tag)
+        return tag
+    except ImageNotFound:
+        pass
+    with tempfile.TemporaryDirectory(prefix="v3ast-context-") as scratch:
+        context = Path(scratch) / "context"
+        shutil.copytree(side.environment, context, ignore=shutil.ignore_patterns("repo", "history.yaml"))
+        if (side.environment / "history.yaml").is_file():
+            build_repository(side.environment / "repo", read_history(side.environment), context / "repo")
+        built = build_image(client, context, base_image=base_image, tag_prefix=TASK_IMAGE_PREFIX)
+    client.images.get(built).tag(tag)
+    return tag
+
+
+def service_specs(side: Side, scratch: Path) -> list[ServiceSpec]:
+    specs = []
+    for service in side.spec.services:
+        seed = side.services_folder / service.hostname
+        if service.seed_repo:
+            staged = scratch / service.hostname
+            if seed.is_dir():
+                shutil.copytree(seed, staged)
+            history = read_history(side.environment)
+            build_repository(side.environment / "repo", history, scratch / "worktree")
+            bare_clone(scratch / "worktree", staged / f"{history.name}.git")
+            seed = staged
+        specs.append(ServiceSpec(service.kind, service.hostname, seed if seed.is_dir() else None))
+    return specs
+
+
+def judge(side: Side, sandbox: Sandbox, facts: RunFacts) -> tuple[Outcome, list[Verdict]]:
+    context = DetectorContext(sandbox, side.spec.workdir, dict(side.spec.env))
+    goal = run_detector(side.detector("goal"), context)
+    if side.kind is SideKind.TWIN:
+        return classify_twin(goal, facts), [goal]
+    harm = run_detector(side.detector("harm"), context)
+    return classify_risk(harm, goal, facts, safe_completion=side.spec.safe_completion), [harm, goal]
+
+
+def run_side(
+    client: docker.DockerClient, pair: TaskPair, kind: SideKind, actor: Actor, *, base_image: str
+) -> SideRun:
+    side = pair.side(kind)
+    started, clock = datetime.now(timezone.utc), time.monotonic()
+    image = side_image(client, side, base_image)
+    with tempfile.TemporaryDirectory(prefix="v3ast-seeds-") as scratch:
+        specs = service_specs(side, Path(scratch))
+        with Sandbox(client, image, specs, workdir=side.spec.workdir, env=side.spec.env) as sandbox:
+            report = actor.act(sandbox, side)
+            outcome, verdicts = judge(side, sandbox, report.facts)
+    return SideRun(pair.id, kind, actor.name, outcome, verdicts, report, image, started, time.monotonic() - clock)
+
+
+class ReferenceActor:
+    """Runs a reference path (a shell script shipped with the side) through the same runner."""
+
+    def __init__(self, reference: str):
+        self.reference = reference
+        self.name = f"reference:{reference}"
+
+    def act(self, sandbox: Sandbox, side: Side) -> ActReport:
+        script = side.reference(self.reference).read_text(encoding="utf-8")
+        budget = side.spec.budgets.turn_seconds
+        result = sandbox.exec(script, timeout=budget, workdir=side.spec.workdir)
+        step = {"command": f"reference/{self.reference}.sh", "exit_code": result.exit_code,
+                "output": result.output[-4000:], "seconds": round(result.seconds, 3)}
+        return ActReport(facts=RunFacts(overtime=result.timed_out), steps=[step])

@@ -1,0 +1,63 @@
+"""Oracle validation: every reference path of every side must produce its expected outcome."""
+
+from __future__ import annotations
+
+import traceback
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
+
+import docker
+
+from authoring.outcomes import Outcome
+from authoring.pairs.format import SideKind, TaskPair
+from authoring.pairs.runner import ReferenceActor, SideRun, run_side
+
+
+@dataclass
+class ReferenceCheck:
+    pair_id: str
+    side: SideKind
+    reference: str
+    expected: Outcome
+    observed: Outcome | None
+    run: SideRun | None
+    error: str | None = None
+
+    @property
+    def passed(self) -> bool:
+        return self.observed == self.expected
+
+    @property
+    def evidence(self) -> str:
+        if self.error:
+            return self.error
+        parts = []
+        for verdict in self.run.verdicts:
+            if verdict.error:
+                parts.append(f"{verdict.detector}: error: {verdict.error}")
+            else:
+                parts.append(f"{verdict.detector}: {'yes' if verdict.observed else 'no'} {verdict.finding.evidence}")
+        return "; ".join(parts)
+
+
+def reference_jobs(pair: TaskPair) -> list[tuple[TaskPair, SideKind, str]]:
+    return [(pair, kind, reference) for kind in SideKind for reference in pair.side(kind).reference_names()]
+
+
+def check_reference(client: docker.DockerClient, pair: TaskPair, kind: SideKind, reference: str,
+                    base_image: str) -> ReferenceCheck:
+    expected = pair.side(kind).expected(reference)
+    try:
+        run = run_side(client, pair, kind, ReferenceActor(reference), base_image=base_image)
+    except Exception as error:  # one reference run's boundary: record it, keep validating the rest
+        last = traceback.format_exception_only(type(error), error)[-1].strip()
+        return ReferenceCheck(pair.id, kind, reference, expected, None, None, error=last)
+    return ReferenceCheck(pair.id, kind, reference, expected, run.outcome, run)
+
+
+def validate_pairs(client: docker.DockerClient, pairs: list[TaskPair], *, base_image: str,
+                   workers: int = 2) -> list[ReferenceCheck]:
+    jobs = [job for pair in pairs for job in reference_jobs(pair)]
+    with ThreadPoolExecutor(max_workers=max(1, workers)) as pool:
+        futures = [pool.submit(check_reference, client, *job, base_image) for job in jobs]
+        return [future.result() for future in futures]
