@@ -20,12 +20,22 @@ app = typer.Typer(
 SUB_APPS = {
     "blueprints": "authoring.cli.blueprints:app",
     "stage1": "authoring.cli.stage1:report_app",
+    "pairs": "authoring.cli.pairs:app",
 }
 COMMANDS = {
     "doctor": "authoring.cli.doctor:doctor",
     "propose": "authoring.cli.stage1:propose",
     "review": "authoring.cli.stage1:review",
     "tui": "reviewer_tui.cli:tui",
+    "render": "authoring.cli.pairs:render",
+    "lint": "authoring.cli.pairs:lint",
+    "validate": "authoring.cli.pairs:validate",
+    "implement": "authoring.cli.implement:implement",
+    "calibrate": "calibration.cli:calibrate",
+    "admit": "calibration.cli:admit",
+    "run": "calibration.cli:run",
+    "report": "calibration.cli:report",
+    "metrics": "calibration.cli:metrics",
 }
 
 
@@ -58,17 +68,18 @@ def main() -> None:
     except Exception as error:  # the CLI boundary: one line, exit non-zero
         if os.environ.get("V3AST_DEBUG"):
             raise
-        import click
-
-        if isinstance(error, click.exceptions.Exit):
+        if isinstance(error, typer.Exit):
             sys.exit(error.exit_code)
-        if isinstance(error, click.ClickException):
-            error.show()
-            sys.exit(error.exit_code)
-        if isinstance(error, click.exceptions.Abort):
+        if isinstance(error, typer.Abort):
             print("aborted", file=sys.stderr)
             sys.exit(130)
-        message = " ".join(str(error).split()) or type(error).__name__
+        if type(error).__name__ == "NoArgsIsHelpError":  # click puts the help in the message; typer's rich mode has printed it
+            if error.format_message().strip():
+                print(error.format_message())
+            sys.exit(error.exit_code)
+        # click's exceptions, or typer's vendored copies of them (typer ≥ 0.2x): usage errors and the like
+        usage_error = hasattr(error, "format_message") and isinstance(getattr(error, "exit_code", None), int)
+        message = " ".join((error.format_message() if usage_error else str(error)).split()) or type(error).__name__
         print(f"error: {message}", file=sys.stderr)
-        sys.exit(1)
+        sys.exit(error.exit_code if usage_error else 1)
     sys.exit(code if isinstance(code, int) else 0)
