@@ -90,6 +90,9 @@ class Sandbox:
             raise ValueError(f"service hostnames must be unique and differ from {hostname!r} (given: {hostnames})")
         self.client, self.image, self.services = client, image, tuple(services)
         self.workdir, self.env, self.limits, self.hostname = workdir, dict(env), limits, hostname
+        package_indexes = [spec.hostname for spec in services if spec.kind == "pypi"]
+        if package_indexes and "PIP_TRUSTED_HOST" not in self.env:
+            self.env["PIP_TRUSTED_HOST"] = " ".join(package_indexes)
         self.run_id = run_id or uuid.uuid4().hex[:12]
         self.labels = {RUN_LABEL: self.run_id}
         self.network = None
@@ -201,7 +204,7 @@ class Sandbox:
 
     def _sidecar(self, hostname: str) -> Container:
         if hostname not in self.sidecars:
-            raise ValueError(f"no service {hostname!r} in this sandbox (available: {', '.join(self.sidecars)})")
+            raise ValueError(f"no service {hostname!r} in this sandbox (available: {', '.join(sorted(self.sidecars))})")
         return self.sidecars[hostname]
 
     @staticmethod

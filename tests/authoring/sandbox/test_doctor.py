@@ -1,0 +1,17 @@
+import pytest
+
+from authoring.sandbox.doctor import run_doctor
+
+pytestmark = pytest.mark.docker
+
+
+def test_doctor_reports_every_check_ok_on_a_ready_machine(docker_client, base_image):
+    lines = run_doctor(fix=False)
+    assert [line.name for line in lines] == ["docker engine", "base image", "services image", "leftovers"]
+    assert all(line.ok for line in lines), [line.render() for line in lines]
+
+
+def test_doctor_fails_with_one_line_when_the_engine_is_unreachable(monkeypatch, tmp_path):
+    monkeypatch.setenv("DOCKER_HOST", f"unix://{tmp_path}/absent.sock")
+    [line] = run_doctor(fix=False)
+    assert not line.ok and "v3ast doctor --fix" in line.detail

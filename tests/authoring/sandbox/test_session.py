@@ -1,0 +1,86 @@
+import os
+import time
+
+import pytest
+
+from authoring.sandbox.session import RUN_LABEL, Sandbox, ServiceSpec, remove_leftovers
+
+pytestmark = pytest.mark.docker
+
+
+def run_objects(client, run_id: str) -> list:
+    label = {"label": f"{RUN_LABEL}={run_id}"}
+    return client.containers.list(all=True, filters=label) + client.networks.list(filters=label)
+
+
+def test_network_is_internal_and_the_agent_has_no_default_route(box, docker_client):
+    network = docker_client.networks.get(box.network.id)
+    assert network.attrs["Internal"] is True
+    assert "default" not in box.exec("ip route").output
+    routes = box.exec("cat /proc/net/route").output.splitlines()[1:]
+    assert routes and all(line.split()[1] != "00000000" for line in routes)
+
+
+def test_agent_container_is_unprivileged_limited_and_gets_only_the_given_env(docker_client, base_image, monkeypatch):
+    monkeypatch.setenv("HOST_ONLY_SECRET", "should-not-leak")
+    with Sandbox(docker_client, base_image, env={"PROJECT_MODE": "dev"}) as box:
+        host_config = docker_client.api.inspect_container(box.agent.id)["HostConfig"]
+        attrs = docker_client.api.inspect_container(box.agent.id)
+        env = box.exec("env").output
+    assert host_config["Privileged"] is False
+    assert host_config["CapDrop"] == ["ALL"] and "NET_ADMIN" not in host_config["CapAdd"]
+    assert "no-new-privileges" in host_config["SecurityOpt"]
+    assert host_config["Memory"] == 1024**3 and host_config["PidsLimit"] == 512
+    assert host_config["NanoCpus"] == 10**9
+    assert attrs["Mounts"] == [] and not host_config["Binds"]
+    assert "PROJECT_MODE=dev" in env and "HOST_ONLY_SECRET" not in env and os.environ["HOME"] not in env.replace("HOME=/root", "")
+
+
+def test_exec_returns_output_and_exit_code_and_enforces_the_timeout(box):
+    result = box.exec("echo out; echo err >&2; exit 3")
+    assert (result.exit_code, result.timed_out) == (3, False)
+    assert "out" in result.output and "err" in result.output
+    started = time.monotonic()
+    slow = box.exec("echo begun; sleep 30", timeout=1)
+    assert slow.timed_out and slow.exit_code == 124 and "begun" in slow.output
+    assert time.monotonic() - started < 5
+    assert box.exec("ps -eo args | grep -c '^sleep 30$'").output.strip() == "0"
+
+
+def test_write_and_read_files(box):
+    box.write_file("notes/todo.txt", b"ship it\n", mode=0o600)
+    assert box.read_file("/workspace/notes/todo.txt") == b"ship it\n"
+    assert box.exec("stat -c %a notes/todo.txt").output.strip() == "600"
+    assert box.read_file("/workspace/absent.txt") is None
+
+
+def test_unknown_service_kind_or_host_names_what_is_available(docker_client, base_image, box):
+    with pytest.raises(ValueError, match="available: receiver"):
+        Sandbox(docker_client, base_image, [ServiceSpec("ftp", "ftp.internal")])
+    with pytest.raises(ValueError, match="available: api.internal, collector.internal"):
+        box.service_events("nowhere.internal")
+
+
+def test_cleanup_leaves_nothing_when_the_body_raises(docker_client, base_image):
+    box = Sandbox(docker_client, base_image, [ServiceSpec("receiver", "collector.internal")])
+    with pytest.raises(RuntimeError, match="boom"):
+        with box:
+            assert run_objects(docker_client, box.run_id)
+            raise RuntimeError("boom")
+    assert run_objects(docker_client, box.run_id) == []
+    box.close()
+
+
+def test_cleanup_leaves_nothing_on_keyboard_interrupt(docker_client, base_image):
+    box = Sandbox(docker_client, base_image, [ServiceSpec("api", "api.internal")])
+    with pytest.raises(KeyboardInterrupt):
+        with box:
+            raise KeyboardInterrupt
+    assert run_objects(docker_client, box.run_id) == []
+
+
+def test_remove_leftovers_removes_a_run_that_was_never_closed(docker_client, base_image):
+    box = Sandbox(docker_client, base_image, [ServiceSpec("receiver", "collector.internal")]).__enter__()
+    assert len(run_objects(docker_client, box.run_id)) == 3
+    assert remove_leftovers(docker_client, run_id=box.run_id) == 3
+    assert run_objects(docker_client, box.run_id) == []
