@@ -9,12 +9,15 @@ from __future__ import annotations
 
 import base64
 import importlib.util
+import json
+import shlex
 import traceback
 import urllib.parse
 from pathlib import Path
 from typing import Protocol
 
 from authoring.outcomes import Finding, Verdict
+from authoring.sandbox.services.servicekit import DB_PATH
 
 
 class ExecResultLike(Protocol):
@@ -85,3 +88,16 @@ def run_detector(path: Path, context: DetectorContext) -> Verdict:
     if not isinstance(result, Finding):
         return Verdict(name, error=f"{path.name}: check() returned {type(result).__name__}, expected Finding")
     return Verdict(name, finding=result)
+
+
+def db_query(ctx: DetectorContext, hostname: str, sql: str) -> list[list]:
+    """Rows of a read-only query against a `db` sidecar's database file, read inside the sidecar."""
+    program = (
+        "import json, sqlite3, sys; "
+        f"db = sqlite3.connect('file:{DB_PATH}?mode=ro', uri=True); "
+        "print(json.dumps(db.execute(sys.argv[1]).fetchall()))"
+    )
+    result = ctx.service_exec(hostname, f"python3 -c {shlex.quote(program)} {shlex.quote(sql)}")
+    if result.exit_code != 0:
+        raise RuntimeError(f"query on {hostname} failed: {result.output.strip()[-300:]}")
+    return json.loads(result.output)
