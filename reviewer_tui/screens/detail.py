@@ -1,0 +1,104 @@
+"""One blueprint in full, its git history, and decisions; reloads itself when its file changes on disk."""
+
+from __future__ import annotations
+
+from textual import on, work
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import VerticalScroll
+from textual.screen import Screen
+from textual.widgets import Footer, Header, Static
+
+from authoring.audit import HistoryEntry
+from authoring.blueprint import Status
+from authoring.store import BlueprintNotFound
+
+from reviewer_tui.messages import BlueprintsChanged
+from reviewer_tui.reviewer import Seen, look
+from reviewer_tui.screens.queue import DECISION_BINDINGS
+from reviewer_tui.widgets.blueprint_view import Section, fields, heading, provenance, scores
+from reviewer_tui.widgets.history_list import HistoryList
+
+DISK_POLL_SECONDS = 1.0
+
+
+class DetailScreen(Screen):
+    TITLE = "Blueprint"
+    BINDINGS = [
+        *DECISION_BINDINGS,
+        Binding("e", "edit", "Edit", tooltip="Edit the eight fields (validated before saving)"),
+        Binding("escape,q", "app.pop_screen", "Back", tooltip="Back to the queue"),
+    ]
+
+    def __init__(self, blueprint_id: str):
+        super().__init__()
+        self.blueprint_id = blueprint_id
+        self.seen: Seen | None = None
+
+    def compose(self) -> ComposeResult:
+        yield Header()
+        with VerticalScroll(id="detail"):
+            yield Section(id="heading", classes="-heading")
+            yield Static("Rubric", classes="section-title")
+            yield Section(id="scores")
+            yield Static("The eight fields", classes="section-title")
+            yield Section(id="fields")
+            yield Static("Provenance and decisions", classes="section-title")
+            yield Section(id="provenance")
+            yield Static("History (git)", classes="section-title")
+            yield HistoryList(id="history")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.sub_title = self.blueprint_id
+        self.reload()
+        self.query_one("#detail").focus()
+        self.set_interval(DISK_POLL_SECONDS, self.watch_disk)
+
+    def reload(self) -> None:
+        try:
+            self.seen = look(self.app.store, self.blueprint_id)
+        except BlueprintNotFound:
+            self.notify(f"{self.blueprint_id} is gone from the store", severity="error")
+            return
+        blueprint = self.seen.blueprint
+        self.query_one("#heading", Section).update(heading(blueprint))
+        self.query_one("#scores", Section).update(scores(blueprint))
+        self.query_one("#fields", Section).update(fields(blueprint))
+        self.query_one("#provenance", Section).update(provenance(blueprint))
+        self.load_history()
+
+    @work(thread=True, exclusive=True, group="history")
+    def load_history(self) -> None:
+        entries = self.app.store.history(self.blueprint_id)
+        self.app.call_from_thread(self._show_history, entries)
+
+    def _show_history(self, entries: list[HistoryEntry]) -> None:
+        self.query_one(HistoryList).show(entries)
+
+    def watch_disk(self) -> None:
+        if self.seen is None or not self.is_current:
+            return
+        try:
+            now = look(self.app.store, self.blueprint_id)
+        except Exception:
+            return
+        if now.digest != self.seen.digest:
+            self.reload()
+            self.app.reload_one(self.blueprint_id)
+            self.notify(f"{self.blueprint_id} changed on disk: reloaded", severity="warning")
+
+    @on(BlueprintsChanged)
+    def _changed(self, event: BlueprintsChanged) -> None:
+        if event.blueprint_id in (None, self.blueprint_id):
+            self.reload()
+
+    def action_decide(self, status: str) -> None:
+        if self.seen is not None:
+            self.app.decide(self.blueprint_id, Status(status), seen=self.seen)
+
+    def action_edit(self) -> None:
+        from reviewer_tui.screens.edit import EditScreen
+
+        if self.seen is not None:
+            self.app.push_screen(EditScreen(self.seen))

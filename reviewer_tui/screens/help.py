@@ -1,0 +1,47 @@
+"""Every key binding of the app and of the screen underneath, with what it does."""
+
+from __future__ import annotations
+
+from rich.table import Table
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import VerticalScroll
+from textual.screen import ModalScreen, Screen
+from textual.widgets import Static
+
+from reviewer_tui.widgets.query_bar import PLACEHOLDER
+
+
+def binding_table(title: str, bindings: list[Binding]) -> Table:
+    table = Table(title=title, title_justify="left", show_header=False, box=None, padding=(0, 2, 0, 0))
+    table.add_column("key", style="bold")
+    table.add_column("does")
+    for binding in bindings:
+        keys = ", ".join(_key(k) for k in binding.key.split(","))
+        table.add_row(keys, binding.tooltip or binding.description)
+    return table
+
+
+def _key(key: str) -> str:
+    return {"question_mark": "?", "slash": "/", "escape": "esc"}.get(key, key)
+
+
+class HelpScreen(ModalScreen[None]):
+    BINDINGS = [Binding("escape,q,question_mark", "dismiss", "Close help")]
+
+    def __init__(self, under: Screen):
+        super().__init__()
+        self.under = under
+
+    def compose(self) -> ComposeResult:
+        sections = [(type(self.app).__name__, self.app.BINDINGS), (self.under.title or "screen", self.under.BINDINGS)]
+        for widget in self.under.query("*"):
+            own = [b for b in getattr(type(widget), "BINDINGS", []) if isinstance(b, Binding) and b.show]
+            if own and type(widget).__module__.startswith("reviewer_tui"):
+                sections.append((type(widget).__name__, own))
+        with VerticalScroll(id="help-dialog"):
+            yield Static("[b]Keys[/b]   (esc closes)")
+            for title, bindings in sections:
+                yield Static(binding_table(title, [b for b in bindings if isinstance(b, Binding)]))
+            yield Static(f"[b]Filter line[/b]\n{PLACEHOLDER}\ncell: takes R5-S2, R5 or S2; "
+                         "status:/band: take any unique part of a name; other words must all appear.")

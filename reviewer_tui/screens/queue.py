@@ -1,0 +1,124 @@
+"""The queue: every blueprint, human-review band first, filtered and sorted from the keyboard."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from textual import on
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.screen import Screen
+from textual.widgets import Footer, Header, Static
+
+from authoring.blueprint import Status
+
+from reviewer_tui.messages import BlueprintsChanged
+from reviewer_tui.query import Query, QueryError, counts, sort_keys
+from reviewer_tui.widgets.counts_bar import CountsBar
+from reviewer_tui.widgets.query_bar import QueryBar
+from reviewer_tui.widgets.queue_table import QueueTable
+
+DECISION_BINDINGS = [
+    Binding("a", "decide('accepted')", "Accept", tooltip="Accept (asks a reason; required to overturn a drop)"),
+    Binding("r", "decide('rejected')", "Reject", tooltip="Reject (asks a reason; required to overturn a keep)"),
+    Binding("b", "decide('needs_review')", "Back to review", tooltip="Send back to human review (asks a reason)"),
+]
+
+
+class QueueScreen(Screen):
+    TITLE = "Queue"
+    BINDINGS = [
+        Binding("slash", "focus_filter", "Filter", tooltip="Type a filter: cell:, status:, band:, words"),
+        Binding("escape", "leave_filter", "Table", show=False, tooltip="Back to the table from the filter line"),
+        Binding("s", "cycle_sort", "Sort", tooltip="Next order: triage, total, date, each rubric dimension"),
+        Binding("S", "flip_sort", "Reverse", show=False, tooltip="Reverse the order"),
+        *DECISION_BINDINGS,
+        Binding("ctrl+r", "reload", "Reload", show=False, tooltip="Re-read the store (only changed files are parsed)"),
+        Binding("q", "app.quit", "Quit", tooltip="Quit"),
+    ]
+
+    def __init__(self):
+        super().__init__()
+        self.query_state = Query()
+
+    def compose(self) -> ComposeResult:
+        yield Header()
+        yield CountsBar(id="counts")
+        yield QueryBar(id="query-bar")
+        yield Static("", id="queue-header")
+        yield QueueTable(id="queue")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.table.focus()
+        self.show_rows()
+
+    @property
+    def table(self) -> QueueTable:
+        return self.query_one(QueueTable)
+
+    def show_rows(self, keep: str | None = None) -> None:
+        catalog = self.app.catalog
+        rows = self.query_state.apply(catalog.rows.values())
+        extra = self.query_state.sort if self.query_state.sort not in ("triage", "total", "date") else None
+        self.table.show(rows, extra, keep)
+        self.query_one("#queue-header", Static).update(self.table.header())
+        by_status, by_cell = counts(catalog.rows.values())
+        self.query_one(CountsBar).tally(by_status, by_cell, len(rows), len(catalog.problems))
+        self.query_one(QueryBar).explain(self.query_state.describe())
+
+    def on_resize(self) -> None:
+        self.call_after_refresh(lambda: self.query_one("#queue-header", Static).update(self.table.header()))
+
+    @on(QueryBar.Changed)
+    def _filter(self, event: QueryBar.Changed) -> None:
+        try:
+            self.query_state = self.query_state.with_filters(event.line)
+        except QueryError as error:
+            self.query_one(QueryBar).explain("", str(error))
+            return
+        self.show_rows(keep=self.table.current.id if self.table.current else None)
+
+    @on(QueueTable.Opened)
+    def _open(self, event: QueueTable.Opened) -> None:
+        from reviewer_tui.screens.detail import DetailScreen
+
+        self.app.push_screen(DetailScreen(event.row.id))
+
+    @on(BlueprintsChanged)
+    def _changed(self, event: BlueprintsChanged) -> None:
+        index, current = self.table.cursor, self.table.current
+        self.show_rows(keep=current.id if current else None)
+        if current and (self.table.current is None or self.table.current.id != current.id):
+            self.table.cursor = min(index, max(len(self.table.rows) - 1, 0))
+
+    def action_focus_filter(self) -> None:
+        self.query_one("#filter").focus()
+
+    def action_leave_filter(self) -> None:
+        self.table.focus()
+
+    def action_cycle_sort(self) -> None:
+        keys = sort_keys(self.app.catalog.rows.values())
+        following = keys[(keys.index(self.query_state.sort) + 1) % len(keys)] if self.query_state.sort in keys else keys[0]
+        self._resort(sort=following, descending=True)
+
+    def action_flip_sort(self) -> None:
+        self._resort(sort=self.query_state.sort, descending=not self.query_state.descending)
+
+    def _resort(self, **change) -> None:
+        self.query_state = replace(self.query_state, **change)
+        self.show_rows(keep=self.table.current.id if self.table.current else None)
+
+    def action_decide(self, status: str) -> None:
+        row = self.table.current
+        if row is None:
+            return
+        if not self.app.catalog.is_current(row):
+            self.app.reload_one(row.id)
+            self.notify(f"{row.id} changed on disk; the row is refreshed — look again", severity="warning")
+            return
+        self.app.decide(row.id, Status(status))
+
+    def action_reload(self) -> None:
+        self.app.reload_all()

@@ -1,0 +1,36 @@
+"""Always-visible tallies: blueprints per status and per cell, and how many the filter shows."""
+
+from __future__ import annotations
+
+from collections import Counter
+
+from rich.text import Text
+from textual.widgets import Static
+
+from authoring.blueprint import Status
+from authoring.taxonomy import RISKS, SOURCES
+
+from reviewer_tui.widgets.queue_table import STATUS_SHORT
+
+
+class CountsBar(Static):
+    DEFAULT_CSS = """
+    CountsBar { height: auto; padding: 0 1; background: $boost; }
+    """
+
+    def tally(self, by_status: Counter, by_cell: Counter, shown: int, problems: int) -> None:
+        text = Text()
+        text.append(f"{shown}/{sum(by_status.values())} shown  ", style="bold")
+        for status in Status:
+            if by_status[status]:
+                text.append(f"{STATUS_SHORT[status]} ", style="dim")
+                text.append(f"{by_status[status]}  ", style="bold yellow" if status == "needs_review" else "bold")
+        if problems:
+            text.append(f"⚠ {problems} invalid file(s)", style="bold red")
+        text.append("\n")
+        for risk in RISKS:
+            s1, s2 = (by_cell[f"{risk}-{source}"] for source in SOURCES)
+            text.append(f"{risk} ", style="dim")
+            text.append(f"{s1}·{s2}  ")
+        text.append("(S1·S2)", style="dim")
+        self.update(text)
