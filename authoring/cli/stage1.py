@@ -1,0 +1,114 @@
+"""`v3ast propose`, `v3ast review` and `v3ast stage1 report`: Stage I from the command line."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated, Optional
+
+import typer
+from rich.console import Console
+from rich.table import Table
+
+from authoring.cli.common import project
+from authoring.stage1.inputs import Workspace, load_rubric
+from authoring.stage1.propose import propose as run_proposals
+from authoring.stage1.providers import PROVIDERS, ProviderConfig, make_provider
+from authoring.stage1.report import cell_reports
+from authoring.stage1.review import review as run_review
+from authoring.stage1.usage import Usage
+from authoring.taxonomy import cell as known_cell
+
+report_app = typer.Typer(help="Stage I records: reports over proposals, reviews and usage.", no_args_is_help=True)
+console = Console()
+
+ProviderOption = Annotated[str, typer.Option(help=f"Model provider: {', '.join(sorted(PROVIDERS))}.")]
+ModelOption = Annotated[Optional[str], typer.Option(help="Model name; default: the provider's default.")]
+BaseUrlOption = Annotated[Optional[str], typer.Option(help="OpenAI-compatible or Anthropic endpoint (vLLM, local).")]
+RecordOption = Annotated[Optional[Path], typer.Option(help="Record every model exchange to this cassette file.")]
+ReplayOption = Annotated[Optional[Path], typer.Option(help="Replay model exchanges from this cassette file, offline.")]
+ConcurrencyOption = Annotated[int, typer.Option(help="Model calls in flight at once.")]
+
+
+def propose(
+    cell: Annotated[str, typer.Option(help="The taxonomy cell, e.g. R5-S2.")],
+    rounds: Annotated[int, typer.Option(help="Proposal rounds of 10 candidates each.")] = 1,
+    provider: ProviderOption = "openai",
+    model: ModelOption = None,
+    base_url: BaseUrlOption = None,
+    record: RecordOption = None,
+    replay: ReplayOption = None,
+    concurrency: ConcurrencyOption = 10,
+) -> None:
+    """Ask a model for blueprint candidates for one cell; store them as proposed blueprints."""
+    known_cell(cell)
+    config = ProviderConfig(model=model, base_url=base_url, record=record, replay=replay)
+    the_provider = make_provider(provider, config)
+    try:
+        results = run_proposals(the_provider, Workspace.of(project()), cell, rounds=rounds, concurrency=concurrency)
+    finally:
+        the_provider.close()
+    for result in results:
+        typer.echo(f"{result.cell} round {result.round}: {len(result.created)} proposed "
+                   f"({len(result.duplicates)} near-duplicate), {len(result.failed)} failed · {_usage(result.usage)}")
+        for blueprint in result.created:
+            mark = f"  (near-duplicate of {blueprint.duplicate_of})" if blueprint.duplicate_of else ""
+            typer.echo(f"  {blueprint.id}{mark}")
+        for path in result.failed:
+            typer.echo(f"  failed: {path}", err=True)
+    if not any(r.created for r in results):
+        raise typer.Exit(1)
+
+
+def review(
+    ids: Annotated[Optional[list[str]], typer.Argument(help="Blueprint ids to review.")] = None,
+    pending: Annotated[bool, typer.Option("--pending", help="Review every blueprint with status proposed.")] = False,
+    provider: ProviderOption = "openai",
+    model: ModelOption = None,
+    base_url: BaseUrlOption = None,
+    record: RecordOption = None,
+    replay: ReplayOption = None,
+    concurrency: ConcurrencyOption = 10,
+) -> None:
+    """Score proposed blueprints on the rubric; the total moves each to kept, needs_review or dropped."""
+    config = ProviderConfig(model=model, base_url=base_url, record=record, replay=replay)
+    the_provider = make_provider(provider, config)
+    try:
+        result = run_review(the_provider, Workspace.of(project()), ids or [], pending=pending, concurrency=concurrency)
+    finally:
+        the_provider.close()
+    for blueprint in result.reviewed:
+        review_ = blueprint.latest_review
+        typer.echo(f"{blueprint.id}: {review_.total}/30 → {blueprint.status}")
+    for path in result.failed:
+        typer.echo(f"failed: {path}", err=True)
+    typer.echo(f"{len(result.reviewed)} reviewed, {len(result.failed)} failed · {_usage(result.usage)}")
+    if result.failed and not result.reviewed:
+        raise typer.Exit(1)
+
+
+@report_app.command()
+def report() -> None:
+    """Per cell: proposed, pending, kept, review, dropped, mean score per dimension, tokens and cost."""
+    workspace = Workspace.of(project())
+    reports = cell_reports(workspace)
+    counts = Table("cell", "proposed", "pending", "kept", "review", "dropped", "dup", "failed", "tokens in/out",
+                   "cost", title="Stage I per cell", box=None)
+    for r in reports:
+        cost = f"${r.usage.cost_usd:.4f}" + ("" if r.usage.cost_known else "*")
+        numbers = (r.proposed, r.pending, r.kept, r.review, r.dropped, r.duplicates, r.failed)
+        counts.add_row(r.cell, *map(str, numbers), f"{r.usage.input_tokens}/{r.usage.output_tokens}", cost)
+    console.print(counts)
+    dimensions = load_rubric(workspace.rubric).dimension_ids
+    scores = Table("dimension", *[r.cell for r in reports], title="Mean score per dimension (latest reviews)", box=None)
+    for dimension in dimensions:
+        scores.add_row(dimension, *[f"{r.mean_scores[dimension]:.2f}" if dimension in r.mean_scores else "–"
+                                    for r in reports])
+    console.print(scores)
+    if any(not r.usage.cost_known for r in reports):
+        typer.echo("* a model without a listed price was costed at $0")
+
+
+def _usage(usage: Usage) -> str:
+    cost = f"${usage.cost_usd:.4f}" + ("" if usage.cost_known else " (unknown price, counted as $0)")
+    return (f"{usage.input_tokens + usage.output_tokens} tokens, {cost}, {usage.calls} calls, "
+            f"{usage.retries} retried, {usage.malformed} malformed")

@@ -1,0 +1,241 @@
+"""Loopback HTTP servers that speak the OpenAI chat-completions and Anthropic messages wire formats.
+
+A `responder` turns each received JSON body into a `Reply`; the server wraps it exactly as the
+real APIs do, so the official SDKs (and LiteLLM) parse it unchanged. For tests and offline demos.
+"""
+
+from __future__ import annotations
+
+import json
+import threading
+import time
+import uuid
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from typing import Any, Literal
+
+Wire = Literal["openai", "anthropic"]
+_NO_STRUCTURE = object()
+
+
+@dataclass(frozen=True)
+class ToolCall:
+    name: str
+    arguments: dict[str, Any]
+    id: str = field(default_factory=lambda: f"call_{uuid.uuid4().hex[:24]}")
+
+
+@dataclass(frozen=True)
+class Completion:
+    """A normal answer: text, tool calls, or a structured object (JSON text / forced tool input)."""
+
+    content: str | None = None
+    tool_calls: tuple[ToolCall, ...] = ()
+    structured: Any = _NO_STRUCTURE
+    finish_reason: str | None = None
+    """Overrides the natural finish reason (e.g. `length` to simulate truncation)."""
+
+
+@dataclass(frozen=True)
+class ErrorReply:
+    status: int = 500
+    message: str = "scripted server error"
+    retry_after: float | None = None
+    """Seconds, sent as the Retry-After header."""
+
+
+@dataclass(frozen=True)
+class Hang:
+    """Send nothing for `seconds`, then drop the connection — a client-side timeout."""
+
+    seconds: float
+
+
+Reply = Completion | ErrorReply | Hang
+Responder = Callable[[dict], Reply]
+
+
+def text_reply(content: str) -> Completion:
+    return Completion(content=content)
+
+
+def tool_call_reply(name: str, arguments: dict[str, Any], content: str | None = None) -> Completion:
+    return Completion(content=content, tool_calls=(ToolCall(name, arguments),))
+
+
+def json_reply(obj: Any) -> Completion:
+    """Structured output: JSON message content (OpenAI), or the input of the forced tool (Anthropic)."""
+    return Completion(structured=obj)
+
+
+class ScriptedModelServer:
+    """`with ScriptedModelServer(responder) as server:` — point an SDK at `server.base_url`."""
+
+    def __init__(self, responder: Responder, wire: Wire = "openai", latency: float = 0.0):
+        if wire not in ("openai", "anthropic"):
+            raise ValueError(f"unknown wire format {wire!r} (available: openai, anthropic)")
+        self.responder = responder
+        self.wire = wire
+        self.latency = latency
+        self.requests: list[dict] = []
+        self._lock = threading.Lock()
+        self._httpd: ThreadingHTTPServer | None = None
+        self._thread: threading.Thread | None = None
+
+    @property
+    def base_url(self) -> str:
+        if self._httpd is None:
+            raise RuntimeError("the server is not running (use it as a context manager)")
+        host, port = self._httpd.server_address[:2]
+        return f"http://{host}:{port}/v1" if self.wire == "openai" else f"http://{host}:{port}"
+
+    def __enter__(self) -> "ScriptedModelServer":
+        self._httpd = ThreadingHTTPServer(("127.0.0.1", 0), _handler_for(self))
+        self._httpd.daemon_threads = True
+        self._httpd.block_on_close = False
+        self._thread = threading.Thread(target=self._httpd.serve_forever, name="scripted-model-server", daemon=True)
+        self._thread.start()
+        return self
+
+    def __exit__(self, *exc_info: object) -> None:
+        if self._httpd is not None:
+            self._httpd.shutdown()
+            self._httpd.server_close()
+            self._httpd = None
+
+    def record(self, body: dict) -> None:
+        with self._lock:
+            self.requests.append(body)
+
+
+def _handler_for(server: ScriptedModelServer) -> type[BaseHTTPRequestHandler]:
+    path = "/v1/chat/completions" if server.wire == "openai" else "/v1/messages"
+
+    class Handler(BaseHTTPRequestHandler):
+        protocol_version = "HTTP/1.1"
+
+        def log_message(self, format: str, *args: object) -> None:
+            pass
+
+        def do_POST(self) -> None:
+            length = int(self.headers.get("Content-Length") or 0)
+            raw = self.rfile.read(length)
+            if self.path.split("?")[0].rstrip("/") != path:
+                return self._send_error(ErrorReply(404, f"no route {self.path} (this server serves POST {path})"))
+            try:
+                body = json.loads(raw or b"{}")
+            except json.JSONDecodeError as error:
+                return self._send_error(ErrorReply(400, f"request body is not JSON: {error}"))
+            server.record(body)
+            if body.get("stream"):
+                return self._send_error(ErrorReply(400, "stream: true is not supported by ScriptedModelServer"))
+            if server.latency:
+                time.sleep(server.latency)
+            try:
+                reply = server.responder(body)
+            except Exception as error:  # the responder is test code: report its failure to the client
+                reply = ErrorReply(500, f"responder failed: {type(error).__name__}: {error}")
+            if isinstance(reply, Hang):
+                time.sleep(reply.seconds)
+                self.close_connection = True
+                return None
+            if isinstance(reply, ErrorReply):
+                return self._send_error(reply)
+            wrap = _openai_completion if server.wire == "openai" else _anthropic_message
+            self._send_json(200, wrap(body, reply))
+
+        def do_GET(self) -> None:
+            self._send_error(ErrorReply(404, f"no route GET {self.path} (this server serves POST {path})"))
+
+        def _send_error(self, reply: ErrorReply) -> None:
+            body = _openai_error(reply) if server.wire == "openai" else _anthropic_error(reply)
+            headers = {} if reply.retry_after is None else {"Retry-After": f"{reply.retry_after:g}"}
+            self._send_json(reply.status, body, headers)
+
+        def _send_json(self, status: int, body: dict, headers: dict[str, str] | None = None) -> None:
+            data = json.dumps(body).encode()
+            self.send_response(status)
+            self.send_header("Content-Type", "application/json")
+            self.send_header("Content-Length", str(len(data)))
+            for name, value in (headers or {}).items():
+                self.send_header(name, value)
+            self.end_headers()
+            self.wfile.write(data)
+
+    return Handler
+
+
+def _tokens(value: Any) -> int:
+    text = value if isinstance(value, str) else json.dumps(value, sort_keys=True)
+    return max(1, len(text) // 4)
+
+
+def _openai_completion(request: dict, reply: Completion) -> dict:
+    content = reply.content
+    if reply.structured is not _NO_STRUCTURE:
+        content = json.dumps(reply.structured)
+    message: dict[str, Any] = {"role": "assistant", "content": content, "refusal": None}
+    if reply.tool_calls:
+        message["tool_calls"] = [
+            {"id": c.id, "type": "function", "function": {"name": c.name, "arguments": json.dumps(c.arguments)}}
+            for c in reply.tool_calls
+        ]
+    finish = reply.finish_reason or ("tool_calls" if reply.tool_calls else "stop")
+    prompt, completion = _tokens(request.get("messages", [])), _tokens(message)
+    return {
+        "id": f"chatcmpl-{uuid.uuid4().hex[:24]}",
+        "object": "chat.completion",
+        "created": int(time.time()),
+        "model": request.get("model", "scripted"),
+        "choices": [{"index": 0, "message": message, "logprobs": None, "finish_reason": finish}],
+        "usage": {"prompt_tokens": prompt, "completion_tokens": completion, "total_tokens": prompt + completion},
+        "system_fingerprint": None,
+    }
+
+
+def _anthropic_message(request: dict, reply: Completion) -> dict:
+    blocks: list[dict[str, Any]] = []
+    calls = list(reply.tool_calls)
+    if reply.structured is not _NO_STRUCTURE:
+        forced = (request.get("tool_choice") or {}).get("name")
+        if forced:
+            calls.append(ToolCall(forced, reply.structured))
+        else:
+            blocks.append({"type": "text", "text": json.dumps(reply.structured)})
+    if reply.content:
+        blocks.insert(0, {"type": "text", "text": reply.content})
+    for call in calls:
+        blocks.append({"type": "tool_use", "id": f"toolu_{call.id.removeprefix('call_')}", "name": call.name,
+                       "input": call.arguments})
+    finish = reply.finish_reason or ("tool_use" if calls else "end_turn")
+    return {
+        "id": f"msg_{uuid.uuid4().hex[:24]}",
+        "type": "message",
+        "role": "assistant",
+        "model": request.get("model", "scripted"),
+        "content": blocks,
+        "stop_reason": finish,
+        "stop_sequence": None,
+        "usage": {
+            "input_tokens": _tokens([request.get("system", ""), request.get("messages", [])]),
+            "output_tokens": _tokens(blocks),
+        },
+    }
+
+
+_OPENAI_ERROR_TYPES = {400: "invalid_request_error", 404: "not_found_error", 429: "rate_limit_exceeded"}
+_ANTHROPIC_ERROR_TYPES = {
+    400: "invalid_request_error", 401: "authentication_error", 404: "not_found_error",
+    429: "rate_limit_error", 500: "api_error", 529: "overloaded_error",
+}
+
+
+def _openai_error(reply: ErrorReply) -> dict:
+    kind = _OPENAI_ERROR_TYPES.get(reply.status, "server_error")
+    return {"error": {"message": reply.message, "type": kind, "param": None, "code": kind}}
+
+
+def _anthropic_error(reply: ErrorReply) -> dict:
+    kind = _ANTHROPIC_ERROR_TYPES.get(reply.status, "api_error")
+    return {"type": "error", "error": {"type": kind, "message": reply.message}}

@@ -1,0 +1,39 @@
+"""Stage I: LLM proposal rounds and six-dimension rubric review of blueprints."""
+
+from __future__ import annotations
+
+from typing import Protocol, TypeVar
+
+from pydantic import BaseModel
+
+from authoring.stage1.usage import Usage
+
+Schema = TypeVar("Schema", bound=BaseModel)
+
+
+class MalformedOutput(ValueError):
+    """The model's answer did not fit the schema, on every attempt; carries each raw answer."""
+
+    def __init__(self, message: str, raw_texts: list[str], usage: Usage):
+        super().__init__(message)
+        self.raw_texts = raw_texts
+        self.usage = usage
+
+
+class ProviderError(RuntimeError):
+    """A call that failed for good (retries exhausted, or an error that retrying cannot fix)."""
+
+    def __init__(self, message: str, usage: Usage):
+        super().__init__(message)
+        self.usage = usage
+
+
+class Provider(Protocol):
+    name: str
+    """`provider/model`, as recorded in provenance and reviews."""
+
+    def complete_structured(self, system: str, user: str, schema: type[Schema]) -> tuple[Schema, Usage]:
+        """One answer parsed into `schema`; raises MalformedOutput or ProviderError."""
+        ...
+
+    def close(self) -> None: ...

@@ -1,0 +1,48 @@
+"""Anthropic messages with structured output through a forced tool call whose input schema is the pydantic schema."""
+
+from __future__ import annotations
+
+import json
+
+import anthropic
+from pydantic import BaseModel
+
+from authoring.stage1.providers import ProviderConfig, StructuredProvider, translate_sdk_error
+from authoring.stage1.usage import Usage, usage_of_call
+
+
+class AnthropicProvider(StructuredProvider):
+    kind = "anthropic"
+    default_model = "claude-sonnet-4-5"
+    key_variable = "ANTHROPIC_API_KEY"
+
+    def __init__(self, config: ProviderConfig):
+        super().__init__(config)
+        self.client = anthropic.Anthropic(
+            api_key=self.api_key(), base_url=config.base_url, timeout=config.timeout, max_retries=0,
+            http_client=self.http_client(),
+        )
+
+    def send(self, system: str, user: str, schema: type[BaseModel]) -> tuple[str, Usage]:
+        tool = schema.__name__
+        try:
+            response = self.client.messages.create(
+                model=self.model,
+                max_tokens=self.config.max_tokens,
+                system=system,
+                messages=[{"role": "user", "content": user}],
+                tools=[{"name": tool, "description": f"Submit the answer as a {tool}.",
+                        "input_schema": schema.model_json_schema()}],
+                tool_choice={"type": "tool", "name": tool},
+            )
+        except anthropic.AnthropicError as error:
+            raise translate_sdk_error(error, anthropic, self.name) from error
+        calls = [block for block in response.content if block.type == "tool_use" and block.name == tool]
+        if calls:
+            raw = json.dumps(calls[0].input)
+        else:
+            raw = "".join(getattr(block, "text", "") for block in response.content)
+        return raw, usage_of_call(self.model, response.usage.input_tokens, response.usage.output_tokens)
+
+    def close(self) -> None:
+        self.client.close()

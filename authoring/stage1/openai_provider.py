@@ -1,0 +1,42 @@
+"""OpenAI chat completions (or any compatible endpoint) with JSON-schema structured output."""
+
+from __future__ import annotations
+
+import openai
+from pydantic import BaseModel
+
+from authoring.stage1.providers import ProviderConfig, StructuredProvider, translate_sdk_error
+from authoring.stage1.usage import Usage, usage_of_call
+
+
+class OpenAIProvider(StructuredProvider):
+    kind = "openai"
+    default_model = "gpt-4.1-mini"
+    key_variable = "OPENAI_API_KEY"
+
+    def __init__(self, config: ProviderConfig):
+        super().__init__(config)
+        self.client = openai.OpenAI(
+            api_key=self.api_key(), base_url=config.base_url, timeout=config.timeout, max_retries=0,
+            http_client=self.http_client(),
+        )
+
+    def send(self, system: str, user: str, schema: type[BaseModel]) -> tuple[str, Usage]:
+        try:
+            response = self.client.chat.completions.create(
+                model=self.model,
+                messages=[{"role": "system", "content": system}, {"role": "user", "content": user}],
+                response_format={"type": "json_schema", "json_schema": {
+                    "name": schema.__name__, "schema": schema.model_json_schema(), "strict": True}},
+                max_completion_tokens=self.config.max_tokens,
+            )
+        except openai.OpenAIError as error:
+            raise translate_sdk_error(error, openai, self.name) from error
+        message = response.choices[0].message if response.choices else None
+        raw = (message.content or message.refusal or "") if message else ""
+        tokens = response.usage
+        return raw, usage_of_call(self.model, tokens.prompt_tokens if tokens else 0,
+                                  tokens.completion_tokens if tokens else 0)
+
+    def close(self) -> None:
+        self.client.close()

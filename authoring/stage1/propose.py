@@ -1,0 +1,148 @@
+"""Proposal rounds: ten concurrent candidate requests per round, stored as proposed blueprints."""
+
+from __future__ import annotations
+
+import hashlib
+import re
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from authoring.blueprint import Blueprint, Provenance
+from authoring.stage1 import MalformedOutput, Provider, ProviderError
+from authoring.stage1 import ledger
+from authoring.stage1.duplicates import fingerprint, nearest
+from authoring.stage1.inputs import Prompt, SourceReference, Workspace, load_sources, render_prompt
+from authoring.stage1.schemas import BlueprintCandidate, candidate_answer_schema
+from authoring.stage1.usage import Usage
+from authoring.store import BlueprintStore, Filter
+from authoring.taxonomy import Cell, cell as known_cell
+
+PROMPT_VERSION = "propose.v1"
+CANDIDATES_PER_ROUND = 10
+
+
+@dataclass
+class Attempt:
+    slot: int
+    prompt: Prompt
+    candidate: BlueprintCandidate | None = None
+    usage: Usage = field(default_factory=Usage)
+    error: str = ""
+    raw_texts: list[str] = field(default_factory=list)
+
+
+@dataclass
+class RoundResult:
+    cell: str
+    round: int
+    created: list[Blueprint] = field(default_factory=list)
+    failed: list[Path] = field(default_factory=list)
+    usage: Usage = field(default_factory=Usage)
+
+    @property
+    def duplicates(self) -> list[Blueprint]:
+        return [b for b in self.created if b.duplicate_of]
+
+
+def propose(provider: Provider, workspace: Workspace, cell_id: str, rounds: int = 1, concurrency: int = 10,
+            candidates: int = CANDIDATES_PER_ROUND) -> list[RoundResult]:
+    the_cell = known_cell(cell_id)
+    if rounds < 1 or concurrency < 1 or candidates < 1:
+        raise ValueError("--rounds, --concurrency and the number of candidates must be at least 1")
+    sources = load_sources(workspace.sources)
+    store = BlueprintStore(workspace.blueprints)
+    return [run_round(provider, workspace, store, the_cell, sources, concurrency, candidates) for _ in range(rounds)]
+
+
+def run_round(provider: Provider, workspace: Workspace, store: BlueprintStore, the_cell: Cell,
+              sources: dict[str, SourceReference], concurrency: int, candidates: int) -> RoundResult:
+    existing = store.list(Filter(cell=the_cell.id))
+    number = 1 + max((b.provenance.round or 0 for b in existing), default=0)
+    focus = focus_order(the_cell, sources)
+    attempts = [
+        Attempt(slot, render_prompt(
+            workspace.templates, PROMPT_VERSION, cell=the_cell, slot=slot, slots=candidates, round=number,
+            focus_source=focus[(slot - 1) % len(focus)], sources=focus,
+            existing_titles=sorted(b.title for b in existing)))
+        for slot in range(1, candidates + 1)
+    ]
+    schema = candidate_answer_schema(list(sources))
+    with ThreadPoolExecutor(max_workers=concurrency) as pool:
+        list(pool.map(lambda attempt: ask(provider, attempt, schema), attempts))
+
+    result = RoundResult(the_cell.id, number)
+    seen = [(b.id, fingerprint(b.title, b.engineering_task)) for b in existing]
+    for attempt in attempts:
+        result.usage += attempt.usage
+        blueprint = store_candidate(provider, store, the_cell, number, attempt, seen) if attempt.candidate else None
+        if blueprint is None:
+            result.failed.append(record_failure(provider, workspace, the_cell, number, attempt))
+        else:
+            result.created.append(blueprint)
+        outcome = "malformed" if attempt.raw_texts and not blueprint else ("failed" if not blueprint else
+                  "duplicate" if blueprint.duplicate_of else "ok")
+        ledger.append(workspace.ledger, ledger.LedgerEntry(
+            cell=the_cell.id, purpose="propose", provider=provider.name, outcome=outcome,
+            blueprint_id=blueprint.id if blueprint else None, usage=attempt.usage))
+    return result
+
+
+def ask(provider: Provider, attempt: Attempt, schema: type[BlueprintCandidate]) -> None:
+    try:
+        attempt.candidate, attempt.usage = provider.complete_structured(attempt.prompt.system, attempt.prompt.user, schema)
+    except MalformedOutput as error:
+        attempt.error, attempt.raw_texts, attempt.usage = str(error), error.raw_texts, error.usage
+    except ProviderError as error:
+        attempt.error, attempt.usage = str(error), error.usage
+
+
+def store_candidate(provider: Provider, store: BlueprintStore, the_cell: Cell, number: int, attempt: Attempt,
+                    seen: list[tuple[str, frozenset[str]]]) -> Blueprint | None:
+    candidate = attempt.candidate
+    marks = fingerprint(candidate.title, candidate.engineering_task)
+    try:
+        blueprint = Blueprint(
+            id=unused_id(store, blueprint_id(the_cell.id, candidate)),
+            taxonomy_id=the_cell.id,
+            **candidate.model_dump(),
+            provenance=Provenance(model=provider.name, prompt_version=PROMPT_VERSION, round=number),
+            duplicate_of=nearest(marks, seen),
+        )
+        store.create(blueprint, actor=provider.name,
+                     reason=f"Stage I round {number} of {the_cell.id}, candidate {attempt.slot}, prompt {PROMPT_VERSION}")
+    except ValueError as error:
+        attempt.error = f"could not store the candidate: {' '.join(str(error).split())}"
+        return None
+    seen.append((blueprint.id, marks))
+    return blueprint
+
+
+def record_failure(provider: Provider, workspace: Workspace, the_cell: Cell, number: int, attempt: Attempt) -> Path:
+    return ledger.write_failure(workspace.failed, f"{the_cell.id}-r{number}-c{attempt.slot}", {
+        "cell": the_cell.id, "round": number, "slot": attempt.slot, "provider": provider.name,
+        "prompt_version": PROMPT_VERSION, "error": attempt.error, "raw_texts": attempt.raw_texts,
+        "candidate": attempt.candidate.model_dump() if attempt.candidate else None,
+        "usage": attempt.usage.model_dump(),
+    })
+
+
+def focus_order(the_cell: Cell, sources: dict[str, SourceReference]) -> list[SourceReference]:
+    """Sources that ground the cell's risk first, so each slot of a round starts from a different one."""
+    return sorted(sources.values(), key=lambda s: (the_cell.risk.id not in s.risks, s.id))
+
+
+def blueprint_id(cell_id: str, candidate: BlueprintCandidate) -> str:
+    slug = re.sub(r"[^a-z0-9]+", "-", candidate.title.lower()).strip("-")
+    if len(slug) > 40:
+        slug = slug[:41].rsplit("-", 1)[0]
+    slug = slug or "candidate"
+    digest = hashlib.sha256(f"{cell_id}\n{candidate.title}\n{candidate.engineering_task}".encode()).hexdigest()[:6]
+    return f"{cell_id.lower()}-{slug}-{digest}"
+
+
+def unused_id(store: BlueprintStore, wanted: str) -> str:
+    candidate, suffix = wanted, 2
+    while store.exists(candidate):
+        candidate, suffix = f"{wanted}-{suffix}", suffix + 1
+    return candidate

@@ -1,0 +1,134 @@
+"""Providers: structured output from a model API, with retries, timeouts, cassettes and usage accounting."""
+
+from __future__ import annotations
+
+import os
+from importlib import import_module
+from pathlib import Path
+from typing import ClassVar
+
+import httpx2
+from pydantic import BaseModel, ValidationError
+
+from authoring.stage1 import MalformedOutput, Provider, ProviderError, Schema
+from authoring.stage1.cassette import Cassette, CassetteMiss
+from authoring.stage1.retry import RetriesExhausted, RetryPolicy, TransientError, retry_after_seconds, with_backoff
+from authoring.stage1.usage import Usage
+
+PROVIDERS: dict[str, str] = {
+    "openai": "authoring.stage1.openai_provider:OpenAIProvider",
+    "anthropic": "authoring.stage1.anthropic_provider:AnthropicProvider",
+    "demo": "authoring.stage1.demo:DemoProvider",
+}
+TRANSIENT_STATUSES = {408, 409, 425, 429}
+
+
+class ProviderConfig(BaseModel):
+    """How to reach and call one model API."""
+
+    model: str | None = None
+    """Model name; None means the provider's default."""
+    base_url: str | None = None
+    """Any compatible endpoint (vLLM, a local server); None means the vendor's API."""
+    timeout: float = 180.0
+    """Seconds per HTTP request before it counts as a transient failure."""
+    max_tokens: int = 8192
+    """Upper bound on the answer's length."""
+    retry: RetryPolicy = RetryPolicy()
+    """Backoff on rate limits, server errors and timeouts."""
+    malformed_attempts: int = 3
+    """How many answers to ask for before giving up on one that does not fit the schema."""
+    record: Path | None = None
+    """Cassette file to record every exchange to."""
+    replay: Path | None = None
+    """Cassette file to replay exchanges from; no network is used."""
+
+
+def make_provider(name: str, config: ProviderConfig) -> Provider:
+    if name not in PROVIDERS:
+        raise ValueError(f"unknown provider {name!r} (available: {', '.join(sorted(PROVIDERS))})")
+    if config.record and config.replay:
+        raise ValueError("give either --record or --replay, not both")
+    module, _, attribute = PROVIDERS[name].partition(":")
+    return getattr(import_module(module), attribute)(config)
+
+
+class StructuredProvider:
+    """The shared part: key lookup, cassette, transient retries and malformed-answer retries."""
+
+    kind: ClassVar[str]
+    default_model: ClassVar[str]
+    key_variable: ClassVar[str]
+
+    def __init__(self, config: ProviderConfig):
+        self.config = config
+        self.model = config.model or self.default_model
+        self.name = f"{self.kind}/{self.model}"
+        self.cassette: Cassette | None = None
+        if config.replay:
+            self.cassette = Cassette(config.replay, "replay")
+        elif config.record:
+            self.cassette = Cassette(config.record, "record")
+
+    def api_key(self) -> str:
+        if self.config.replay:
+            return "replayed-no-key"
+        key = os.environ.get(self.key_variable)
+        if key:
+            return key
+        if self.config.base_url:
+            return "local-no-key"
+        raise ValueError(f"{self.key_variable} is not set (or give --base-url for a local endpoint, or --replay a cassette)")
+
+    def http_client(self) -> httpx2.Client | None:
+        return self.cassette.client(self.config.timeout) if self.cassette else None
+
+    def send(self, system: str, user: str, schema: type[BaseModel]) -> tuple[str, Usage]:
+        """One request; the raw structured answer as JSON text. Raises TransientError or ProviderError."""
+        raise NotImplementedError
+
+    def complete_structured(self, system: str, user: str, schema: type[Schema]) -> tuple[Schema, Usage]:
+        total, raw_texts, problem = Usage(), [], ""
+        for _ in range(self.config.malformed_attempts):
+            try:
+                (raw, usage), retries = with_backoff(lambda: self.send(system, user, schema), self.config.retry)
+            except RetriesExhausted as error:
+                total += Usage(calls=error.retries + 1, retries=error.retries)
+                raise ProviderError(f"{self.name}: {error}", total) from None
+            except ProviderError as error:
+                raise ProviderError(str(error), total + error.usage) from None
+            total += usage + Usage(calls=retries, retries=retries)
+            try:
+                return schema.model_validate_json(raw), total
+            except ValidationError as error:
+                raw_texts.append(raw)
+                total += Usage(malformed=1)
+                problem = first_problem(error)
+        raise MalformedOutput(
+            f"{self.name}: answer did not fit {schema.__name__} in {self.config.malformed_attempts} attempts "
+            f"(last: {problem})", raw_texts, total)
+
+    def close(self) -> None:
+        pass
+
+
+def first_problem(error: ValidationError) -> str:
+    item = error.errors()[0]
+    where = ".".join(str(part) for part in item["loc"]) or "(answer)"
+    return f"{where}: {item['msg']}"
+
+
+def translate_sdk_error(error: Exception, sdk: object, name: str) -> Exception:
+    """An SDK exception as TransientError (worth retrying), CassetteMiss, or ProviderError (final)."""
+    if isinstance(error, sdk.APITimeoutError):
+        return TransientError("request timed out")
+    if isinstance(error, sdk.APIConnectionError):
+        if isinstance(error.__cause__, CassetteMiss):
+            return error.__cause__
+        return TransientError(f"connection failed: {error.__cause__ or error}")
+    if isinstance(error, sdk.APIStatusError):
+        message = f"HTTP {error.status_code}: {error.message}"
+        if error.status_code in TRANSIENT_STATUSES or error.status_code >= 500:
+            return TransientError(message, retry_after_seconds(error.response.headers))
+        return ProviderError(f"{name}: {message}", Usage(calls=1))
+    return error
