@@ -2,16 +2,10 @@
 
 from __future__ import annotations
 
-import io
 import json
-import os
 import posixpath
 import shlex
-import shutil
-import subprocess
-import tarfile
 import threading
-import time
 import uuid
 from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
@@ -24,13 +18,21 @@ from docker.errors import NotFound
 from docker.models.containers import Container
 
 from authoring.sandbox.base_image import BASE_IMAGE
+from authoring.sandbox.containers import (
+    READY_SECONDS,
+    ExecResult,
+    exec_in,
+    force_remove,
+    nsenter_remove_default_route,
+    read_file_from,
+    tar_directory,
+    tar_single_file,
+    wait_until_ready,
+)
 from authoring.sandbox.services import EVENTS_PATH, READY_LINE, SEED_PATH, SERVICE_KINDS, build_services_image
 
 RUN_LABEL = "v3ast.run"
 ROLE_LABEL = "v3ast.role"
-READY_SECONDS = 20.0
-HOST_GRACE_SECONDS = 5.0
-KILL_AFTER_SECONDS = 2
 # Root keeps what normal work on its own files needs: chown/chmod/utime (CHOWN, FOWNER, FSETID), writing files
 # owned by other users (DAC_OVERRIDE), dropping to another user as tools like apt and su do (SETUID, SETGID),
 # and signalling its own processes running under other uids (KILL). No NET_RAW, MKNOD, SYS_CHROOT, SETFCAP...
@@ -51,14 +53,6 @@ class Limits:
     memory: str = "1g"
     pids: int = 512
     cpus: float = 1.0
-
-
-@dataclass
-class ExecResult:
-    exit_code: int
-    output: str
-    timed_out: bool
-    seconds: float
 
 
 def services_image(client: docker.DockerClient, base_image: str = BASE_IMAGE) -> str:
@@ -138,7 +132,7 @@ class Sandbox:
         """Engines before 26 give containers on internal networks a default route. The agent has no NET_ADMIN,
         so the route is deleted from outside: nsenter when the engine runs on this host, else a one-shot helper
         container sharing the agent's network namespace."""
-        if _nsenter_remove_default_route(container):
+        if nsenter_remove_default_route(container):
             return
         helper = self.client.containers.run(
             BASE_IMAGE, ["sh", "-c", "ip route del default 2>/dev/null; ! ip route | grep -q ^default"],
@@ -148,7 +142,7 @@ class Sandbox:
         try:
             status = helper.wait(timeout=READY_SECONDS)
         finally:
-            _force_remove(helper)
+            force_remove(helper)
         if status.get("StatusCode") != 0:
             raise RuntimeError(f"could not remove the default route of the agent container ({status})")
 
@@ -161,30 +155,30 @@ class Sandbox:
         )
         self.sidecars[spec.hostname] = container
         if spec.seed_dir is not None:
-            container.put_archive(SEED_PATH, _tar_directory(Path(spec.seed_dir)))
+            container.put_archive(SEED_PATH, tar_directory(Path(spec.seed_dir)))
         container.start()
-        _wait_until_ready(container, spec)
+        wait_until_ready(container, READY_LINE, f"service {spec.kind} at {spec.hostname}")
 
     def exec(self, command: str, *, timeout: float = 30, workdir: str | None = None) -> ExecResult:
-        return _exec(self._require(self.agent, "agent"), command, timeout, workdir or self.workdir)
+        return exec_in(self._require(self.agent, "agent"), command, timeout, workdir or self.workdir)
 
     def service_exec(self, hostname: str, command: str, timeout: float = 30) -> ExecResult:
-        return _exec(self._sidecar(hostname), command, timeout, "/")
+        return exec_in(self._sidecar(hostname), command, timeout, "/")
 
     def read_file(self, path: str) -> bytes | None:
-        return _read_file(self._require(self.agent, "agent"), path)
+        return read_file_from(self._require(self.agent, "agent"), path)
 
     def write_file(self, path: str, data: bytes, mode: int = 0o644) -> None:
         agent = self._require(self.agent, "agent")
         directory, name = posixpath.split(posixpath.join(self.workdir, path))
         try:
-            agent.put_archive(directory, _tar_single(name, data, mode))
+            agent.put_archive(directory, tar_single_file(name, data, mode))
         except NotFound:
             self.exec(f"mkdir -p {shlex.quote(directory)}")
-            agent.put_archive(directory, _tar_single(name, data, mode))
+            agent.put_archive(directory, tar_single_file(name, data, mode))
 
     def service_events(self, hostname: str) -> list[dict]:
-        raw = _read_file(self._sidecar(hostname), EVENTS_PATH)
+        raw = read_file_from(self._sidecar(hostname), EVENTS_PATH)
         return [json.loads(line) for line in (raw or b"").decode().splitlines() if line.strip()]
 
     def close(self) -> None:
@@ -194,7 +188,7 @@ class Sandbox:
         containers = [c for c in [self.agent, *self.sidecars.values()] if c is not None]
         try:
             with ThreadPoolExecutor(max_workers=max(1, len(containers))) as pool:
-                list(pool.map(_force_remove, containers))
+                list(pool.map(force_remove, containers))
         finally:
             if self.network is not None:
                 try:
@@ -219,7 +213,7 @@ def remove_leftovers(client: docker.DockerClient, run_id: str | None = None) -> 
     label = f"{RUN_LABEL}={run_id}" if run_id else RUN_LABEL
     containers = client.containers.list(all=True, filters={"label": label})
     with ThreadPoolExecutor(max_workers=max(1, len(containers))) as pool:
-        list(pool.map(_force_remove, containers))
+        list(pool.map(force_remove, containers))
     networks = client.networks.list(filters={"label": label})
     for network in networks:
         try:
@@ -229,94 +223,3 @@ def remove_leftovers(client: docker.DockerClient, run_id: str | None = None) -> 
     return len(containers) + len(networks)
 
 
-def _nsenter_remove_default_route(container: Container) -> bool:
-    local_engine = container.client.api.base_url.startswith("http+docker://localhost")
-    if os.geteuid() != 0 or not local_engine or not (shutil.which("nsenter") and shutil.which("ip")):
-        return False
-    container.reload()
-    pid = container.attrs["State"]["Pid"]
-    if not pid or not Path(f"/proc/{pid}/ns/net").exists():
-        return False
-    enter = ["nsenter", "--target", str(pid), "--net"]
-    subprocess.run([*enter, "ip", "route", "del", "default"], capture_output=True)
-    left = subprocess.run([*enter, "ip", "route", "show", "default"], capture_output=True, text=True)
-    return left.returncode == 0 and not left.stdout.strip()
-
-
-def _force_remove(container: Container) -> None:
-    try:
-        container.remove(force=True, v=True)
-    except NotFound:
-        pass
-
-
-def _wait_until_ready(container: Container, spec: ServiceSpec) -> None:
-    deadline = time.monotonic() + READY_SECONDS
-    while time.monotonic() < deadline:
-        logs = container.logs(stdout=True, stderr=True).decode("utf-8", "replace")
-        if READY_LINE in logs:
-            return
-        container.reload()
-        if container.status in ("exited", "dead"):
-            raise RuntimeError(f"service {spec.kind} at {spec.hostname} exited: {logs.strip()[-300:]}")
-        time.sleep(0.01)
-    raise RuntimeError(f"service {spec.kind} at {spec.hostname} not ready after {READY_SECONDS:.0f} s")
-
-
-def _exec(container: Container, command: str, timeout: float, workdir: str) -> ExecResult:
-    started = time.monotonic()
-    argv = ["timeout", "-k", str(KILL_AFTER_SECONDS), f"{timeout}s", "bash", "-lc", command]
-    exec_id = container.client.api.exec_create(container.id, argv, workdir=workdir)["Id"]
-    chunks: list[bytes] = []
-
-    def collect() -> None:
-        for chunk in container.client.api.exec_start(exec_id, stream=True):
-            chunks.append(chunk)
-
-    reader = threading.Thread(target=collect, daemon=True)
-    reader.start()
-    reader.join(timeout + KILL_AFTER_SECONDS + HOST_GRACE_SECONDS)
-    seconds = time.monotonic() - started
-    output = b"".join(chunks).decode("utf-8", "replace")
-    if reader.is_alive():
-        return ExecResult(124, output, True, seconds)
-    exit_code = container.client.api.exec_inspect(exec_id)["ExitCode"]
-    timed_out = exit_code in (124, 137) and seconds >= timeout
-    return ExecResult(124 if timed_out else exit_code, output, timed_out, seconds)
-
-
-def _read_file(container: Container, path: str) -> bytes | None:
-    try:
-        stream, _ = container.get_archive(path)
-    except NotFound:
-        return None
-    with tarfile.open(fileobj=io.BytesIO(b"".join(stream))) as archive:
-        member = archive.next()
-        if member is None or not member.isfile():
-            raise ValueError(f"{path} is not a regular file")
-        return archive.extractfile(member).read()
-
-
-def _tar_single(name: str, data: bytes, mode: int) -> bytes:
-    buffer = io.BytesIO()
-    with tarfile.open(fileobj=buffer, mode="w") as archive:
-        info = tarfile.TarInfo(name)
-        info.size, info.mode, info.mtime = len(data), mode, int(time.time())
-        archive.addfile(info, io.BytesIO(data))
-    return buffer.getvalue()
-
-
-def _tar_directory(directory: Path) -> bytes:
-    if not directory.is_dir():
-        raise ValueError(f"seed directory {directory} does not exist")
-    buffer = io.BytesIO()
-    with tarfile.open(fileobj=buffer, mode="w") as archive:
-        for item in sorted(directory.iterdir()):
-            archive.add(item, arcname=item.name, filter=_owned_by_root)
-    return buffer.getvalue()
-
-
-def _owned_by_root(info: tarfile.TarInfo) -> tarfile.TarInfo:
-    info.uid = info.gid = 0
-    info.uname = info.gname = "root"
-    return info

@@ -174,7 +174,8 @@ def serve_git(handler: Handler) -> dict:
             headers[name.strip()] = value.strip()
     handler.reply(status, body, content_type, headers)
     service = urllib.parse.parse_qs(handler.query).get("service", [handler.route.rsplit("/", 1)[-1]])[0]
-    return {"action": service, "repo": handler.route.split(".git")[0].strip("/") + ".git", "status": status}
+    repo = handler.route.split(".git")[0].strip("/") + ".git"
+    return {"action": service, "repo": repo, "status": status, "body": ""}
 
 
 def git_hook() -> None:

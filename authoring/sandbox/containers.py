@@ -1,0 +1,122 @@
+"""Operations on one container that a sandbox run needs: exec with timeouts, files in and out, readiness, removal."""
+
+from __future__ import annotations
+
+import io
+import os
+import shutil
+import subprocess
+import tarfile
+import threading
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+from docker.errors import NotFound
+from docker.models.containers import Container
+
+READY_SECONDS = 20.0
+HOST_GRACE_SECONDS = 5.0
+KILL_AFTER_SECONDS = 2
+
+
+@dataclass
+class ExecResult:
+    exit_code: int
+    output: str
+    timed_out: bool
+    seconds: float
+
+
+
+def nsenter_remove_default_route(container: Container) -> bool:
+    local_engine = container.client.api.base_url.startswith("http+docker://localhost")
+    if os.geteuid() != 0 or not local_engine or not (shutil.which("nsenter") and shutil.which("ip")):
+        return False
+    container.reload()
+    pid = container.attrs["State"]["Pid"]
+    if not pid or not Path(f"/proc/{pid}/ns/net").exists():
+        return False
+    enter = ["nsenter", "--target", str(pid), "--net"]
+    subprocess.run([*enter, "ip", "route", "del", "default"], capture_output=True)
+    left = subprocess.run([*enter, "ip", "route", "show", "default"], capture_output=True, text=True)
+    return left.returncode == 0 and not left.stdout.strip()
+
+
+def force_remove(container: Container) -> None:
+    try:
+        container.remove(force=True, v=True)
+    except NotFound:
+        pass
+
+
+def wait_until_ready(container: Container, ready_line: str, what: str) -> None:
+    deadline = time.monotonic() + READY_SECONDS
+    while time.monotonic() < deadline:
+        logs = container.logs(stdout=True, stderr=True).decode("utf-8", "replace")
+        if ready_line in logs:
+            return
+        container.reload()
+        if container.status in ("exited", "dead"):
+            raise RuntimeError(f"{what} exited: {logs.strip()[-300:]}")
+        time.sleep(0.01)
+    raise RuntimeError(f"{what} not ready after {READY_SECONDS:.0f} s")
+
+
+def exec_in(container: Container, command: str, timeout: float, workdir: str) -> ExecResult:
+    started = time.monotonic()
+    argv = ["timeout", "-k", str(KILL_AFTER_SECONDS), f"{timeout}s", "bash", "-lc", command]
+    exec_id = container.client.api.exec_create(container.id, argv, workdir=workdir)["Id"]
+    chunks: list[bytes] = []
+
+    def collect() -> None:
+        for chunk in container.client.api.exec_start(exec_id, stream=True):
+            chunks.append(chunk)
+
+    reader = threading.Thread(target=collect, daemon=True)
+    reader.start()
+    reader.join(timeout + KILL_AFTER_SECONDS + HOST_GRACE_SECONDS)
+    seconds = time.monotonic() - started
+    output = b"".join(chunks).decode("utf-8", "replace")
+    if reader.is_alive():
+        return ExecResult(124, output, True, seconds)
+    exit_code = container.client.api.exec_inspect(exec_id)["ExitCode"]
+    timed_out = exit_code in (124, 137) and seconds >= timeout
+    return ExecResult(124 if timed_out else exit_code, output, timed_out, seconds)
+
+
+def read_file_from(container: Container, path: str) -> bytes | None:
+    try:
+        stream, _ = container.get_archive(path)
+    except NotFound:
+        return None
+    with tarfile.open(fileobj=io.BytesIO(b"".join(stream))) as archive:
+        member = archive.next()
+        if member is None or not member.isfile():
+            raise ValueError(f"{path} is not a regular file")
+        return archive.extractfile(member).read()
+
+
+def tar_single_file(name: str, data: bytes, mode: int) -> bytes:
+    buffer = io.BytesIO()
+    with tarfile.open(fileobj=buffer, mode="w") as archive:
+        info = tarfile.TarInfo(name)
+        info.size, info.mode, info.mtime = len(data), mode, int(time.time())
+        archive.addfile(info, io.BytesIO(data))
+    return buffer.getvalue()
+
+
+def tar_directory(directory: Path) -> bytes:
+    if not directory.is_dir():
+        raise ValueError(f"seed directory {directory} does not exist")
+    buffer = io.BytesIO()
+    with tarfile.open(fileobj=buffer, mode="w") as archive:
+        for item in sorted(directory.iterdir()):
+            archive.add(item, arcname=item.name, filter=_owned_by_root)
+    return buffer.getvalue()
+
+
+def _owned_by_root(info: tarfile.TarInfo) -> tarfile.TarInfo:
+    info.uid = info.gid = 0
+    info.uname = info.gname = "root"
+    return info
