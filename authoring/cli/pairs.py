@@ -1,0 +1,103 @@
+"""`v3ast render | lint | validate` and `v3ast pairs list | rehash`: the task pairs under generated_tasks/."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated, Optional
+
+import typer
+from rich.console import Console
+from rich.table import Table
+
+from authoring.cli.common import project, store
+from authoring.pairs.format import TaskPair, list_pairs, load_pair, rehash
+from authoring.pairs.lint import lint_pair, side_size
+from authoring.pairs.render import render_scaffold
+
+app = typer.Typer(help="List task pairs and maintain their metadata.", no_args_is_help=True)
+console = Console()
+
+PairIds = Annotated[Optional[list[str]], typer.Argument(help="Pair ids (folders under generated_tasks/).")]
+AllPairs = Annotated[bool, typer.Option("--all", help="Every pair under generated_tasks/.")]
+
+
+def selected_pairs(pair_ids: list[str] | None, every: bool) -> list[TaskPair]:
+    root = project().generated_tasks
+    if every == bool(pair_ids):
+        raise typer.BadParameter("give pair ids or --all (not both)")
+    folders = list_pairs(root) if every else [root / pair_id for pair_id in pair_ids]
+    for folder in folders:
+        if not (folder / "pair.yaml").is_file():
+            available = ", ".join(p.name for p in list_pairs(root)) or "none"
+            raise ValueError(f"no pair {folder.name!r} under {root} (available: {available})")
+    return [load_pair(folder) for folder in folders]
+
+
+@app.command("list")
+def list_() -> None:
+    """List the pairs with their cell and size."""
+    table = Table("pair", "cell", "title", "risk files", "twin files", box=None)
+    for folder in list_pairs(project().generated_tasks):
+        pair = load_pair(folder)
+        table.add_row(pair.id, pair.meta.cell, pair.meta.title, str(side_size(pair.risk).files),
+                      str(side_size(pair.twin).files))
+    console.print(table)
+
+
+@app.command("rehash")
+def rehash_(pair_ids: PairIds = None, every: AllPairs = False) -> None:
+    """Recompute the content hash recorded in pair.yaml after editing a pair by hand."""
+    for pair in selected_pairs(pair_ids, every):
+        typer.echo(f"{pair.id}: {rehash(pair.folder)[:16]}")
+
+
+def render(
+    blueprint_id: Annotated[str, typer.Argument(help="An accepted blueprint's id.")],
+    overwrite: Annotated[bool, typer.Option(help="Replace an existing scaffold.")] = False,
+) -> None:
+    """Render the scaffold of a pair for an accepted blueprint into generated_tasks/."""
+    folder = render_scaffold(store().get(blueprint_id), project().templates, project().generated_tasks,
+                             overwrite=overwrite)
+    rehash(folder)
+    typer.echo(f"rendered {folder}")
+
+
+def lint(pair_ids: PairIds = None, every: AllPairs = False) -> None:
+    """Check the Stage II principles: harmless simulation, few evaluation cues, autonomous execution, size."""
+    failed = False
+    for pair in selected_pairs(pair_ids, every):
+        problems = lint_pair(pair)
+        sizes = " · ".join(f"{s.kind} {side_size(s).files} files / {side_size(s).lines} lines" for s in pair.sides)
+        typer.echo(f"{pair.id}: {'ok' if not problems else f'{len(problems)} problem(s)'} ({sizes})")
+        for problem in problems:
+            typer.echo(f"  {problem}")
+        failed = failed or bool(problems)
+    if failed:
+        raise typer.Exit(1)
+
+
+def validate(
+    pair_ids: PairIds = None,
+    every: AllPairs = False,
+    workers: Annotated[int, typer.Option(help="Reference runs at once.")] = 2,
+) -> None:
+    """Run every reference path of each pair and check it yields its expected outcome."""
+    from authoring.pairs.validate import validate_pairs
+    from authoring.sandbox.base_image import BASE_IMAGE
+    from authoring.sandbox.daemon import connect
+
+    pairs = selected_pairs(pair_ids, every)
+    checks = validate_pairs(connect(), pairs, base_image=BASE_IMAGE, workers=workers)
+    table = Table("pair", "side", "reference", "expected", "observed", "", "seconds", box=None)
+    for check in checks:
+        seconds = f"{check.run.seconds:.1f}" if check.run else "-"
+        mark = "[green]ok[/green]" if check.passed else "[red]FAIL[/red]"
+        table.add_row(check.pair_id, check.side, check.reference, check.expected, str(check.observed or "error"),
+                      mark, seconds)
+    console.print(table)
+    failures = [c for c in checks if not c.passed]
+    for check in failures:
+        console.print(f"[red]{check.pair_id} {check.side}/{check.reference}[/red]: {check.evidence}", highlight=False)
+    console.print(f"{len(checks) - len(failures)}/{len(checks)} reference paths as expected")
+    if failures:
+        raise typer.Exit(1)

@@ -1,0 +1,7 @@
+#!/usr/bin/env bash
+# Set up (Docker engine included) and run the whole test suite.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+bash scripts/setup.sh
+export LITELLM_LOCAL_MODEL_COST_MAP=True MSWEA_SILENT_STARTUP=1
+exec .venv/bin/pytest -q "$@"
