@@ -81,6 +81,8 @@ def exec_in(container: Container, command: str, timeout: float, workdir: str) ->
     if reader.is_alive():
         return ExecResult(124, output, True, seconds)
     exit_code = container.client.api.exec_inspect(exec_id)["ExitCode"]
+    if exit_code is None:
+        return ExecResult(124, output, True, seconds)
     timed_out = exit_code in (124, 137) and seconds >= timeout
     return ExecResult(124 if timed_out else exit_code, output, timed_out, seconds)
 

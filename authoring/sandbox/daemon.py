@@ -15,6 +15,7 @@ from docker.errors import DockerException
 FIX_HINT = "run `v3ast doctor --fix` (as root on Debian) to install and start it"
 DOCKERD_LOG = Path("/var/log/v3ast-dockerd.log")
 DAEMON_START_SECONDS = 60.0
+API_TIMEOUT_SECONDS = 600
 
 
 class DockerUnavailable(RuntimeError):
@@ -22,12 +23,14 @@ class DockerUnavailable(RuntimeError):
 
 
 def connect(timeout: float = 10.0) -> docker.DockerClient:
+    """A client whose engine answered a ping within `timeout`; later calls (builds, long execs) may take longer."""
     try:
         client = docker.from_env(timeout=int(max(1, timeout)))
         client.ping()
     except (DockerException, requests.RequestException, OSError) as error:
         reason = str(error).strip().splitlines()[0] if str(error).strip() else type(error).__name__
         raise DockerUnavailable(f"Docker engine not reachable ({reason[:200]}); {FIX_HINT}") from None
+    client.api.timeout = API_TIMEOUT_SECONDS
     return client
 
 
