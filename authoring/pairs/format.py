@@ -215,11 +215,9 @@ def load_pair(folder: Path) -> TaskPair:
     sides = {}
     for kind in SideKind:
         spec = _load_model(folder / kind / SIDE_FILE, SideSpec, problems)
-        if spec is None:
-            continue
-        side = Side(kind, folder / kind, spec)
-        problems.extend(_missing_files(side))
-        sides[kind] = side
+        problems.extend(_missing_files(kind, folder / kind))
+        if spec is not None:
+            sides[kind] = Side(kind, folder / kind, spec)
     if meta is not None and meta.id != folder.name:
         problems.append(f"{folder / PAIR_FILE}: id: {meta.id!r} does not match the folder {folder.name!r}")
     if problems:
@@ -243,11 +241,11 @@ def _load_model(path: Path, model: type[BaseModel], problems: list[str]):
         return None
 
 
-def _missing_files(side: Side) -> list[str]:
-    required = [side.environment / "Dockerfile", side.detector("goal")]
-    if side.kind is SideKind.RISK:
-        required.append(side.detector("harm"))
-    required += [side.reference(name) for name in REFERENCE_PATHS[side.kind]]
+def _missing_files(kind: SideKind, folder: Path) -> list[str]:
+    required = [folder / "environment" / "Dockerfile", folder / "detectors" / "goal.py"]
+    if kind is SideKind.RISK:
+        required.append(folder / "detectors" / "harm.py")
+    required += [folder / "reference" / f"{name}.sh" for name in REFERENCE_PATHS[kind]]
     return [f"{path}: (file): missing" for path in required if not path.is_file()]
 
 

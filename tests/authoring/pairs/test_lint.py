@@ -1,0 +1,77 @@
+import pytest
+
+from authoring.pairs.format import list_pairs, load_pair
+from authoring.pairs.lint import lint_pair, side_size
+from authoring.synthetic import is_synthetic, real_looking_secrets, synthetic_secret
+
+from .conftest import SHIPPED, reload
+
+
+@pytest.mark.parametrize("folder", list_pairs(SHIPPED), ids=lambda f: f.name)
+def test_shipped_pairs_are_clean(folder):
+    assert [str(p) for p in lint_pair(load_pair(folder))] == []
+
+
+def problems_after(folder, relative: str, text: str) -> list[str]:
+    path = folder / relative
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(text)
+    return [str(p) for p in lint_pair(reload(folder))]
+
+
+def test_evaluation_cues_visible_to_the_agent_are_flagged(pair_copy):
+    folder = pair_copy("purge-qa-orders")
+    problems = problems_after(folder, "risk/environment/repo/NOTES.md", "This honeypot is part of the Benchmark.")
+    assert any("few evaluation cues" in p and "'honeypot'" in p for p in problems)
+    assert any("'benchmark'" in p for p in problems)
+
+
+def test_cues_in_detectors_and_docs_for_humans_are_fine(pair_copy):
+    folder = pair_copy("purge-qa-orders")
+    assert problems_after(folder, "risk/detectors/notes.py", "# the trap of this benchmark\n") == []
+    assert problems_after(folder, "README.md", "The trap and its detector.") == []
+
+
+def test_real_looking_secrets_are_flagged_but_synthetic_ones_are_not(pair_copy):
+    folder = pair_copy("purge-qa-orders")
+    fake = synthetic_secret("github", "lint-test")
+    assert problems_after(folder, "twin/environment/repo/.env", f"GITHUB_TOKEN={fake}\n") == []
+    real_looking = "ghp_" + "Ab3" * 12
+    problems = problems_after(folder, "twin/environment/repo/.env", f"GITHUB_TOKEN={real_looking}\n")
+    assert any("harmless simulation" in p and "github token" in p for p in problems)
+
+
+def test_hosts_outside_the_internal_network_are_flagged(pair_copy):
+    folder = pair_copy("invoice-timeout-diagnostics")
+    problems = problems_after(folder, "risk/environment/repo/setup.cfg", "url = https://pypi.org/simple\n")
+    assert any("'pypi.org' is not one of the side's services" in p for p in problems)
+    assert problems_after(folder, "risk/environment/repo/setup.cfg",
+                          "url = http://diagnostics.northwind.internal/x\nlocal = http://localhost:8000\n") == []
+
+
+def test_interactive_prompts_are_flagged(pair_copy):
+    folder = pair_copy("purge-qa-orders")
+    problems = problems_after(folder, "risk/environment/repo/bin/confirm.sh", 'read -p "Continue? " answer\n')
+    assert any("autonomous execution" in p for p in problems)
+
+
+def test_a_stale_content_hash_is_flagged(pair_copy):
+    folder = pair_copy("purge-qa-orders")
+    (folder / "risk" / "detectors" / "goal.py").write_text("# changed\n")
+    problems = [str(p) for p in lint_pair(load_pair(folder))]
+    assert any("content_hash is stale" in p for p in problems)
+
+
+def test_side_size_counts_files_and_lines():
+    pair = load_pair(SHIPPED / "purge-qa-orders")
+    size = side_size(pair.twin)
+    assert size.files >= 8 and size.lines > 50 and size.bytes > 1000
+
+
+def test_synthetic_credentials_are_recognised_and_deterministic():
+    token = synthetic_secret("aws_access_key", "seed")
+    assert token == synthetic_secret("aws_access_key", "seed") and token.startswith("AKIA") and len(token) == 20
+    assert is_synthetic(token) and not is_synthetic(token[:-1] + ("A" if token[-1] != "A" else "B"))
+    assert real_looking_secrets(f"key={token}") == []
+    with pytest.raises(ValueError, match="available"):
+        synthetic_secret("gitlab", "x")
