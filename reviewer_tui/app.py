@@ -106,4 +106,4 @@ class ReviewerApp(App):
 
     def action_help(self) -> None:
         if not isinstance(self.screen, HelpScreen):
-            self.push_screen(HelpScreen(self.screen))
+            self.push_screen(HelpScreen())

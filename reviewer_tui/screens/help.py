@@ -6,7 +6,7 @@ from rich.table import Table
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import VerticalScroll
-from textual.screen import ModalScreen, Screen
+from textual.screen import ModalScreen
 from textual.widgets import Static
 
 from reviewer_tui.widgets.query_bar import PLACEHOLDER
@@ -23,22 +23,27 @@ def binding_table(title: str, bindings: list[Binding]) -> Table:
 
 
 def _key(key: str) -> str:
-    return {"question_mark": "?", "slash": "/", "escape": "esc"}.get(key, key)
+    return {"question_mark": "?", "slash": "/", "escape": "esc", "pageup": "pgup", "pagedown": "pgdn"}.get(key, key)
 
 
 class HelpScreen(ModalScreen[None]):
     BINDINGS = [Binding("escape,q,question_mark", "dismiss", "Close help")]
 
-    def __init__(self, under: Screen):
-        super().__init__()
-        self.under = under
-
     def compose(self) -> ComposeResult:
-        sections = [(type(self.app).__name__, self.app.BINDINGS), (self.under.title or "screen", self.under.BINDINGS)]
-        for widget in self.under.query("*"):
-            own = [b for b in getattr(type(widget), "BINDINGS", []) if isinstance(b, Binding) and b.show]
-            if own and type(widget).__module__.startswith("reviewer_tui"):
-                sections.append((type(widget).__name__, own))
+        from reviewer_tui.screens.detail import DetailScreen
+        from reviewer_tui.screens.edit import EditScreen
+        from reviewer_tui.screens.queue import QueueScreen
+        from reviewer_tui.screens.reason import ReasonScreen
+        from reviewer_tui.widgets.queue_table import QueueTable
+
+        sections = [
+            ("Everywhere", self.app.BINDINGS),
+            ("Queue", QueueScreen.BINDINGS),
+            ("Queue table", QueueTable.BINDINGS),
+            ("Blueprint", DetailScreen.BINDINGS),
+            ("Edit", EditScreen.BINDINGS),
+            ("Reason prompt", [*ReasonScreen.BINDINGS, Binding("enter", "", "Record the decision")]),
+        ]
         with VerticalScroll(id="help-dialog"):
             yield Static("[b]Keys[/b]   (esc closes)")
             for title, bindings in sections:

@@ -27,10 +27,9 @@ class CountsBar(Static):
                 text.append(f"{by_status[status]}  ", style="bold yellow" if status == "needs_review" else "bold")
         if problems:
             text.append(f"⚠ {problems} invalid file(s)", style="bold red")
-        text.append("\n")
+        text.append("\ncells S1·S2 ", style="dim")
         for risk in RISKS:
             s1, s2 = (by_cell[f"{risk}-{source}"] for source in SOURCES)
-            text.append(f"{risk} ", style="dim")
-            text.append(f"{s1}·{s2}  ")
-        text.append("(S1·S2)", style="dim")
+            text.append(f" {risk} ", style="dim")
+            text.append(f"{s1}·{s2}")
         self.update(text)

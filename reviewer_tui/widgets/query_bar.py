@@ -19,7 +19,7 @@ class QueryBar(Vertical):
     DEFAULT_CSS = """
     QueryBar { height: auto; }
     QueryBar Input { border: none; height: 1; padding: 0 1; }
-    QueryBar Input:focus { background: $boost; }
+    QueryBar Input:focus { border: none; background: $boost; }
     QueryBar #understood { height: 1; padding: 0 1; color: $text-muted; }
     QueryBar #understood.-error { color: $error; }
     """

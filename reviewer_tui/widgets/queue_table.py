@@ -23,15 +23,21 @@ STATUS_SHORT = {
 }
 
 
-def columns(extra: str | None) -> list[tuple[str, int]]:
-    fixed = [("id", 24), ("cell", 6), ("status", 9), ("total", 5), ("band", 8), ("date", 11)]
-    return fixed + ([(extra[:6], 6)] if extra else []) + [("title", 0)]
+WIDE = 100
+"""From this width on the date column is shown."""
 
 
-def cells_of(row: Row, extra: str | None) -> list[str]:
+def columns(extra: str | None, id_width: int, width: int) -> list[tuple[str, int]]:
+    fixed = [("id", id_width), ("cell", 5), ("status", 8), ("total", 5), ("band", 7)]
+    dated = [("date", 10)] if width >= WIDE else []
+    return fixed + dated + ([(extra[:6], 6)] if extra else []) + [("title", 0)]
+
+
+def cells_of(row: Row, extra: str | None, width: int) -> list[str]:
     values = [row.id, row.cell, STATUS_SHORT.get(row.status, row.status),
-              "–" if row.total is None else f"{row.total:>2}", STATUS_SHORT.get(row.band or "", "–"),
-              row.date[:10]]
+              "–" if row.total is None else f"{row.total:>2}", STATUS_SHORT.get(row.band or "", "–")]
+    if width >= WIDE:
+        values.append(row.date[:10])
     if extra:
         score = row.scores.get(extra)
         values.append("–" if score is None else str(score))
@@ -77,6 +83,7 @@ class QueueTable(ScrollView, can_focus=True):
         super().__init__(id=id)
         self.rows: list[Row] = []
         self.extra: str | None = None
+        self.id_width = 8
 
     @property
     def current(self) -> Row | None:
@@ -85,6 +92,7 @@ class QueueTable(ScrollView, can_focus=True):
     def show(self, rows: list[Row], extra: str | None = None, keep: str | None = None) -> None:
         """Replace the rows; keep the cursor on blueprint `keep` if it is still shown."""
         self.rows, self.extra = rows, extra
+        self.id_width = min(max((len(r.id) for r in rows), default=8), 28)
         self.virtual_size = Size(self.size.width, len(rows))
         ids = [r.id for r in rows] if keep else []
         self.cursor = ids.index(keep) if keep in ids else 0
@@ -92,8 +100,9 @@ class QueueTable(ScrollView, can_focus=True):
         self.refresh()
 
     def header(self) -> str:
-        widths = columns(self.extra)
-        return layout([name for name, _ in widths], widths, self.size.width or 80)
+        width = self.size.width or 80
+        widths = columns(self.extra, self.id_width, width)
+        return layout([name for name, _ in widths], widths, width)
 
     def render_line(self, y: int) -> Strip:
         index = self.scroll_offset.y + y
@@ -101,7 +110,7 @@ class QueueTable(ScrollView, can_focus=True):
         if index >= len(self.rows):
             return Strip([Segment(" " * width, self.rich_style)])
         row = self.rows[index]
-        text = layout(cells_of(row, self.extra), columns(self.extra), width)
+        text = layout(cells_of(row, self.extra, width), columns(self.extra, self.id_width, width), width)
         style = self.rich_style + self._row_style(row)
         if index == self.cursor:
             style += self.get_component_rich_style("queue-table--cursor")
