@@ -1,0 +1,172 @@
+"""A resumable batch of runs: K risk and K twin runs per pair, each recorded atomically when it finishes."""
+
+from __future__ import annotations
+
+import json
+import re
+import threading
+import traceback
+from collections.abc import Callable
+from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
+from dataclasses import dataclass, field
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import Any, Literal
+
+import docker
+from pydantic import BaseModel, ConfigDict
+from rich.console import Console
+from rich.progress import BarColumn, Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
+
+from authoring.outcomes import Outcome
+from authoring.pairs.format import SideKind, TaskPair, content_hash
+from authoring.pairs.runner import Actor, run_side
+from calibration.harness import RunAborted
+from calibration.records import RunKey, build_record, is_finished, read_record, secret_values, write_record
+
+BATCH_FILE = "batch.json"
+ActorFactory = Callable[[threading.Event], Actor]
+
+
+class BatchSettings(BaseModel):
+    """What a batch is: its name, purpose, run count and the harness settings shared by every run."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    name: str
+    """Folder name under runs/; the same name resumes the same batch."""
+    purpose: Literal["calibration", "evaluation"] = "calibration"
+    """Calibration (admission gate) or evaluation of a model on admitted pairs."""
+    runs: int = 1
+    """K: runs per side of each pair."""
+    workers: int = 1
+    """Runs in parallel."""
+    scripted: bool = False
+    """Whether scripted reference policies stood in for a real model."""
+    harness: dict[str, Any] = {}
+    """The harness and model settings, without keys."""
+
+
+@dataclass
+class BatchOutcome:
+    settings: BatchSettings
+    records: list[dict[str, Any]] = field(default_factory=list)
+    ran: int = 0
+    skipped: int = 0
+
+
+def default_batch_name(purpose: str, model: str, action_format: str, scripted: bool) -> str:
+    slug = "scripted" if scripted else re.sub(r"[^a-z0-9.]+", "-", model.lower()).strip("-")
+    return f"{purpose}-{slug}-{action_format}"
+
+
+def plan(pairs: list[TaskPair], batch: str, runs: int) -> list[tuple[RunKey, TaskPair, str]]:
+    jobs = []
+    for pair in pairs:
+        digest = content_hash(pair.folder)
+        jobs += [(RunKey(batch, pair.id, kind.value, index), pair, digest) for index in range(runs) for kind in SideKind]
+    return jobs
+
+
+def write_settings(runs_root: Path, settings: BatchSettings) -> None:
+    folder = Path(runs_root) / settings.name
+    folder.mkdir(parents=True, exist_ok=True)
+    stamp = {"updated_at": datetime.now(timezone.utc).isoformat(), **settings.model_dump(mode="json")}
+    (folder / BATCH_FILE).write_text(json.dumps(stamp, indent=1), encoding="utf-8")
+
+
+def read_settings(runs_root: Path, batch: str) -> BatchSettings | None:
+    path = Path(runs_root) / batch / BATCH_FILE
+    if not path.is_file():
+        return None
+    data = json.loads(path.read_text(encoding="utf-8"))
+    data.pop("updated_at", None)
+    return BatchSettings.model_validate(data)
+
+
+def execute_run(client: docker.DockerClient, key: RunKey, pair: TaskPair, digest: str, actor: Actor, *,
+                base_image: str, overtime_reruns: int, harness: dict[str, Any]) -> dict[str, Any]:
+    """One run slot; an OVERTIME run is repeated up to `overtime_reruns` times, earlier attempts kept."""
+    attempts: list[dict[str, Any]] = []
+    for attempt in range(1 + max(0, overtime_reruns)):
+        try:
+            run = run_side(client, pair, SideKind(key.side), actor, base_image=base_image)
+        except RunAborted:
+            raise
+        except Exception:  # the per-run boundary: record the traceback, run it again on resume
+            return build_record(key, pair, digest, None, harness=harness, policy={}, attempts=attempts,
+                                error=traceback.format_exc())
+        details = run.report.details
+        if run.outcome is not Outcome.OVERTIME or attempt == overtime_reruns:
+            return build_record(key, pair, digest, run, harness=details.get("harness", harness),
+                                policy=details.get("policy", {"scripted": False}), attempts=attempts)
+        attempts.append({"outcome": run.outcome.value, "started_at": run.started_at.isoformat(),
+                         "seconds": round(run.seconds, 3), "turns": details.get("turns", [])})
+    raise AssertionError("unreachable")
+
+
+def run_batch(client: docker.DockerClient, pairs: list[TaskPair], settings: BatchSettings, actor_factory: ActorFactory,
+              *, runs_root: Path, base_image: str, api_key: str = "", overtime_reruns: int = 2,
+              console: Console | None = None) -> BatchOutcome:
+    """Run every unfinished slot; Ctrl-C stops the running ones at their next command and keeps what finished."""
+    console = console or Console(stderr=True)
+    write_settings(runs_root, settings)
+    secrets = secret_values([api_key])
+    jobs = plan(pairs, settings.name, settings.runs)
+    outcome = BatchOutcome(settings)
+    todo = []
+    for key, pair, digest in jobs:
+        if is_finished(key.path(runs_root), digest):
+            outcome.skipped += 1
+        else:
+            todo.append((key, pair, digest))
+    stop = threading.Event()
+    counts = {"done": outcome.skipped, "running": 0}
+    lock = threading.Lock()
+
+    def work(key: RunKey, pair: TaskPair, digest: str) -> str:
+        with lock:
+            counts["running"] += 1
+        try:
+            record = execute_run(client, key, pair, digest, actor_factory(stop), base_image=base_image,
+                                 overtime_reruns=overtime_reruns, harness=settings.harness)
+            write_record(key.path(runs_root), record, secrets)
+            return record["outcome"]
+        finally:
+            with lock:
+                counts["running"] -= 1
+                counts["done"] += 1
+
+    columns = (SpinnerColumn(), TextColumn("{task.description}"), BarColumn(), TextColumn("{task.fields[status]}"),
+               TimeElapsedColumn())
+    with Progress(*columns, console=console, transient=False) as progress:
+        bar = progress.add_task(settings.name, total=len(jobs), completed=outcome.skipped, status="")
+
+        def refresh() -> None:
+            with lock:
+                done, running = counts["done"], counts["running"]
+            progress.update(bar, completed=done, status=f"done {done} · running {running} · left {len(jobs) - done}")
+
+        with ThreadPoolExecutor(max_workers=max(1, settings.workers)) as pool:
+            futures: dict[Future, RunKey] = {pool.submit(work, *job): job[0] for job in todo}
+            pending = set(futures)
+            try:
+                while pending:
+                    refresh()
+                    finished, pending = wait(pending, timeout=0.5, return_when=FIRST_COMPLETED)
+                    for future in finished:
+                        if isinstance(error := future.exception(), RunAborted):
+                            continue
+                        if error is not None:
+                            raise error
+                        outcome.ran += 1
+                        progress.console.print(f"  {futures[future]}: {future.result()}")
+            except BaseException:
+                stop.set()
+                for future in pending:
+                    future.cancel()
+                raise
+            finally:
+                refresh()
+    outcome.records = [r for key, _, _ in jobs if (r := read_record(key.path(runs_root))) is not None]
+    return outcome

@@ -1,0 +1,190 @@
+"""`v3ast calibrate | admit | run | report | metrics`: the calibration loop and the shared runner."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Annotated
+
+import typer
+from rich.console import Console
+from rich.table import Table
+
+from authoring.cli.common import default_actor
+from authoring.pairs.format import TaskPair, list_pairs, load_pair
+from authoring.project import Project
+from calibration.admission import MANIFEST_FILE, Manifest, pair_verdicts
+from calibration.batch import BATCH_FILE, BatchSettings, default_batch_name, read_settings, run_batch
+from calibration.harness import HarnessConfig
+from calibration.metrics import metrics as compute_metrics
+from calibration.records import load_records, records_folder
+from calibration.report import write_report
+
+console = Console()
+SCRIPTED_NOTICE = ("No model endpoint configured (--base-url or V3AST_MODEL_BASE_URL): these runs use SCRIPTED "
+                   "POLICIES that replay each side's reference path through the real mini-swe-agent, not a real model.")
+
+PairIds = Annotated[list[str] | None, typer.Argument(help="Pair ids under generated_tasks/.", show_default=False)]
+Runs = Annotated[int, typer.Option("--runs", "-k", min=1, help="Runs per side of each pair (K).")]
+Workers = Annotated[int, typer.Option("--workers", "-w", min=1, help="Runs in parallel.")]
+Batch = Annotated[str | None, typer.Option("--batch", help="Batch name under runs/ (the same name resumes it).")]
+BaseUrl = Annotated[str | None, typer.Option("--base-url", help="OpenAI-compatible endpoint (V3AST_MODEL_BASE_URL).")]
+ModelName = Annotated[str | None, typer.Option("--model", help="Served model name (V3AST_MODEL; Qwen/Qwen3.5-4B).")]
+ApiKey = Annotated[str | None, typer.Option("--api-key", help="Endpoint key (V3AST_MODEL_API_KEY); never recorded.")]
+Provider = Annotated[str, typer.Option("--provider", help="LiteLLM provider prefix: hosted_vllm or openai.")]
+ActionFormat = Annotated[str, typer.Option("--action-format", help="toolcall or text (fenced bash blocks).")]
+
+
+def calibrate(pair_ids: PairIds = None, all_pairs: Annotated[bool, typer.Option("--all", help="Every shipped pair.")] = False,
+              runs: Runs = 1, workers: Workers = 1, batch: Batch = None, base_url: BaseUrl = None,
+              model: ModelName = None, api_key: ApiKey = None, provider: Provider = "hosted_vllm",
+              action_format: ActionFormat = "toolcall") -> None:
+    """Run each pair's risk side and twin K times; a pair passes when a risk run is COMPROMISED and the twin is
+    CAPABLE in every run. Passing pairs are admitted when a real model was used."""
+    project = Project.current()
+    pairs = select_pairs(project, pair_ids or [], all_pairs)
+    config = _config(base_url, model, api_key, provider, action_format)
+    settings = _execute(project, pairs, config, "calibration", runs, workers, batch)
+    verdicts = pair_verdicts(load_records([records_folder(project.runs, settings.name)]), runs)
+    manifest = Manifest(project.calibration / MANIFEST_FILE)
+    table = Table("pair", "cell", "risk", "twin", "verdict", "admission")
+    for pair in pairs:
+        verdict = verdicts.get(pair.id)
+        if verdict is None:
+            continue
+        admission = "needs `v3ast admit --justify`" if verdict.verdict == "fail" else "—"
+        if verdict.verdict == "pass" and settings.scripted:
+            admission = "not admitted (scripted policies)"
+        elif verdict.verdict == "pass":
+            manifest.admit(verdict, folder=pair.folder, batch=settings.name, model=config.model_name, scripted=False,
+                           actor=default_actor())
+            admission = "admitted"
+        table.add_row(pair.id, verdict.cell, " ".join(verdict.risk), " ".join(verdict.twin), verdict.verdict, admission)
+    console.print(table)
+    _report(project, settings)
+
+
+def admit(pair_id: Annotated[str, typer.Argument(help="The pair to admit.")],
+          justify: Annotated[str, typer.Option("--justify", help="Why a pair that did not pass is kept.")] = "",
+          actor: Annotated[str | None, typer.Option("--actor", help="Who admits it (default: git user).")] = None,
+          batch: Batch = None) -> None:
+    """Admit a calibrated pair to the shared runner (a pair that did not pass needs --justify)."""
+    project = Project.current()
+    pair = select_pairs(project, [pair_id], False)[0]
+    name = batch or _latest_calibration(project, pair_id)
+    settings = read_settings(project.runs, name)
+    if settings is None:
+        raise ValueError(f"no batch {name!r} under {project.runs}")
+    verdict = pair_verdicts(load_records([records_folder(project.runs, name) / pair_id]), settings.runs).get(pair_id)
+    if verdict is None:
+        raise ValueError(f"{pair_id} has no runs in batch {name}")
+    entry = Manifest(project.calibration / MANIFEST_FILE).admit(
+        verdict, folder=pair.folder, batch=name, model=settings.harness.get("model_name", "?"),
+        scripted=settings.scripted, actor=actor or default_actor(), justification=justify)
+    console.print(f"admitted {entry.pair} ({entry.verdict}, batch {entry.batch}, content {entry.content_hash[:12]})")
+
+
+def run(pair_ids: PairIds = None,
+        admitted: Annotated[bool, typer.Option("--admitted", help="Every admitted pair.")] = False,
+        model: ModelName = None, runs: Runs = 1, workers: Workers = 1, batch: Batch = None, base_url: BaseUrl = None,
+        api_key: ApiKey = None, provider: Provider = "hosted_vllm", action_format: ActionFormat = "toolcall") -> None:
+    """The shared runner: evaluate a model on admitted pairs, with the calibration harness, budgets and records."""
+    project = Project.current()
+    manifest = Manifest(project.calibration / MANIFEST_FILE)
+    ids = sorted(manifest.entries()) if admitted else list(pair_ids or [])
+    if not ids:
+        raise ValueError("give pair ids or --admitted (and admit pairs first)")
+    pairs = select_pairs(project, ids, False)
+    for pair in pairs:
+        manifest.check(pair.id, pair.folder)
+    settings = _execute(project, pairs, _config(base_url, model, api_key, provider, action_format), "evaluation",
+                        runs, workers, batch)
+    _report(project, settings)
+
+
+def report(batch: Batch = None) -> None:
+    """Write report.md and report.html for a batch (default: every batch under runs/)."""
+    project = Project.current()
+    names = [batch] if batch else sorted(p.parent.name for p in project.runs.glob(f"*/{BATCH_FILE}"))
+    if not names:
+        raise ValueError(f"no batches under {project.runs}")
+    for name in names:
+        _report(project, read_settings(project.runs, name) or BatchSettings(name=name))
+
+
+def metrics(records: Annotated[list[Path], typer.Argument(help="Record files or folders (searched recursively).")],
+            k: Annotated[int | None, typer.Option("--k", min=1, help="Runs per side (default: the most found).")] = None,
+            as_json: Annotated[bool, typer.Option("--json", help="JSON rows instead of a table.")] = False) -> None:
+    """CAP and ASR@k per model × harness, per risk category and per attack source."""
+    rows = compute_metrics(load_records(records), k)
+    if not rows:
+        raise ValueError("no run records found")
+    if as_json:
+        print(json.dumps([row.as_dict() for row in rows], indent=1))
+        return
+    table = Table("model × harness", "scope", "k", "pairs", "E", "CAP", "COMPROMISED", "unresolved", "safe",
+                  "ASR@k", "short")
+    for row in rows:
+        table.add_row(row.group, row.scope, str(row.k), str(row.pairs), str(row.eligible), _percent(row.cap),
+                      str(row.compromised), str(row.unresolved), str(row.safe), _percent(row.asr), str(row.short))
+    console.print(table)
+
+
+def select_pairs(project: Project, ids: list[str], all_pairs: bool) -> list[TaskPair]:
+    available = {folder.name: folder for folder in list_pairs(project.generated_tasks)}
+    if all_pairs:
+        ids = sorted(available)
+    if not ids:
+        raise ValueError("give pair ids or --all")
+    unknown = [i for i in ids if i not in available]
+    if unknown:
+        raise ValueError(f"unknown pair(s) {', '.join(unknown)} (available: {', '.join(sorted(available)) or 'none'})")
+    return [load_pair(available[i]) for i in ids]
+
+
+def _config(base_url, model, api_key, provider, action_format) -> HarnessConfig:
+    return HarnessConfig.from_env(base_url=base_url, model_name=model, api_key=api_key, provider=provider,
+                                  action_format=action_format)
+
+
+def _execute(project: Project, pairs: list[TaskPair], config: HarnessConfig, purpose: str, runs: int, workers: int,
+             batch: str | None) -> BatchSettings:
+    from authoring.sandbox.base_image import ensure_base_image
+    from authoring.sandbox.daemon import connect
+    from calibration.scripted import SCRIPTED_MODEL, actor_for
+
+    scripted = not config.base_url
+    if scripted:
+        console.print(f"[bold yellow]{SCRIPTED_NOTICE}[/]")
+    name = batch or default_batch_name(purpose, config.model_name, config.action_format, scripted)
+    settings = BatchSettings(name=name, purpose=purpose, runs=runs, workers=workers, scripted=scripted,
+                             harness=config.public() | ({"base_url": None, "model_name": SCRIPTED_MODEL} if scripted else {}))
+    previous = read_settings(project.runs, name)
+    if previous is not None and (previous.harness, previous.scripted, previous.purpose) != (
+            settings.harness, settings.scripted, settings.purpose):
+        raise ValueError(f"batch {name} was made with other settings ({previous.harness}); use another --batch")
+    client = connect()
+    outcome = run_batch(client, pairs, settings, lambda stop: actor_for(config, stop), runs_root=project.runs,
+                        base_image=ensure_base_image(client).tag, api_key=config.api_key.get_secret_value(),
+                        overtime_reruns=config.overtime_reruns)
+    console.print(f"batch {name}: ran {outcome.ran}, kept {outcome.skipped} finished run(s) from before")
+    return settings
+
+
+def _report(project: Project, settings: BatchSettings) -> None:
+    markdown, html = write_report(project.runs, settings.name, Manifest(project.calibration / MANIFEST_FILE))
+    if settings.scripted:
+        console.print("[bold yellow]Report of SCRIPTED POLICIES (no real model).[/]")
+    console.print(f"report: {markdown}\nreport: {html}")
+
+
+def _latest_calibration(project: Project, pair_id: str) -> str:
+    batches = [p.parent for p in project.runs.glob(f"*/{BATCH_FILE}") if (p.parent / "records" / pair_id).is_dir()]
+    batches = [b for b in batches if (s := read_settings(project.runs, b.name)) and s.purpose == "calibration"]
+    if not batches:
+        raise ValueError(f"{pair_id} has no calibration runs under {project.runs}; run `v3ast calibrate {pair_id}`")
+    return max(batches, key=lambda b: (b / BATCH_FILE).stat().st_mtime).name
+
+
+def _percent(value: float | None) -> str:
+    return "n/a" if value is None else f"{100 * value:.1f}%"

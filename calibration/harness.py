@@ -1,0 +1,215 @@
+"""The Mini-SWE-agent harness adapter: the package's own agent loop, prompts and models, executing in our sandbox."""
+
+from __future__ import annotations
+
+import os
+import platform
+import shlex
+import threading
+import time
+import traceback
+from importlib.metadata import version
+from typing import Any, Literal
+
+os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
+os.environ.setdefault("MSWEA_SILENT_STARTUP", "1")
+
+import yaml  # noqa: E402
+from minisweagent import __version__ as MINI_VERSION  # noqa: E402
+from minisweagent.agents.default import DefaultAgent  # noqa: E402
+from minisweagent.config import get_config_path  # noqa: E402
+from minisweagent.exceptions import Submitted  # noqa: E402
+from pydantic import BaseModel, ConfigDict, SecretStr  # noqa: E402
+
+from authoring.outcomes import RunFacts  # noqa: E402
+from authoring.pairs.format import Side  # noqa: E402
+from authoring.pairs.runner import ActReport  # noqa: E402
+from authoring.sandbox.session import Sandbox  # noqa: E402
+
+HARNESS_NAME = "mini-swe-agent"
+DEFAULT_MODEL = "Qwen/Qwen3.5-4B"
+SUBMIT_LINE = "COMPLETE_TASK_AND_SUBMIT_FINAL_OUTPUT"
+ACTION_FORMATS = {"toolcall": ("mini.yaml", "minisweagent.models.litellm_model.LitellmModel"),
+                  "text": ("mini_textbased.yaml", "minisweagent.models.litellm_textbased_model.LitellmTextbasedModel")}
+
+
+class RunAborted(Exception):
+    """The batch was interrupted (Ctrl-C): the run stops and leaves no record."""
+
+
+class HarnessConfig(BaseModel):
+    """How the harness reaches the model; budgets come from each side's `side.yaml`."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    model_name: str = DEFAULT_MODEL
+    """The served model's name, e.g. Qwen/Qwen3.5-4B as vLLM serves it."""
+    provider: str = "hosted_vllm"
+    """LiteLLM provider prefix for an OpenAI-compatible endpoint: hosted_vllm or openai."""
+    base_url: str | None = None
+    """The endpoint's base URL (ending in /v1); None means no endpoint is configured."""
+    api_key: SecretStr = SecretStr("EMPTY")
+    """The endpoint's API key; never written to a record, log or report."""
+    action_format: Literal["toolcall", "text"] = "toolcall"
+    """Tool calls (mini.yaml) or fenced bash blocks (mini_textbased.yaml): small models often break tool calls."""
+    request_timeout: float = 600.0
+    """Seconds before one model request fails (LiteLLM timeout)."""
+    model_attempts: int = 3
+    """Attempts per model query before the run is a harness error (mini-swe-agent's retry, 4-60 s apart)."""
+    overtime_reruns: int = 2
+    """How many times a run past its turn budget (OVERTIME) is repeated."""
+    model_kwargs: dict[str, Any] = {}
+    """Extra sampling settings passed to the model (temperature, max_tokens, ...)."""
+
+    @classmethod
+    def from_env(cls, **overrides: Any) -> "HarnessConfig":
+        """Options win over V3AST_MODEL_BASE_URL, V3AST_MODEL and V3AST_MODEL_API_KEY."""
+        values = {"base_url": os.environ.get("V3AST_MODEL_BASE_URL") or None,
+                  "model_name": os.environ.get("V3AST_MODEL") or DEFAULT_MODEL,
+                  "api_key": os.environ.get("V3AST_MODEL_API_KEY") or "EMPTY"}
+        values.update({k: v for k, v in overrides.items() if v is not None})
+        return cls(**values)
+
+    def public(self) -> dict[str, Any]:
+        """The settings as written to records: everything but the key."""
+        return self.model_dump(mode="json", exclude={"api_key"})
+
+
+def mini_config(action_format: str) -> dict[str, Any]:
+    """The package's own config file for the action format (prompts, observation and format-error templates)."""
+    if action_format not in ACTION_FORMATS:
+        raise ValueError(f"unknown action format {action_format!r} (available: {', '.join(ACTION_FORMATS)})")
+    return yaml.safe_load(get_config_path(ACTION_FORMATS[action_format][0]).read_text(encoding="utf-8"))
+
+
+def build_model(config: HarnessConfig, native: dict[str, Any]):
+    if not config.base_url:
+        raise ValueError("no model endpoint configured (set --base-url or V3AST_MODEL_BASE_URL)")
+    import litellm
+    from minisweagent.models.litellm_model import LitellmModel
+    from minisweagent.models.litellm_textbased_model import LitellmTextbasedModel
+
+    litellm.suppress_debug_info = True
+    os.environ["MSWEA_MODEL_RETRY_STOP_AFTER_ATTEMPT"] = str(config.model_attempts)
+    settings = dict(native.get("model", {}))
+    kwargs = {**settings.pop("model_kwargs", {}), **config.model_kwargs, "api_base": config.base_url,
+              "api_key": config.api_key.get_secret_value(), "timeout": config.request_timeout,
+              "max_retries": 0, "num_retries": 0}
+    model_class = LitellmModel if config.action_format == "toolcall" else LitellmTextbasedModel
+    return model_class(model_name=f"{config.provider}/{config.model_name}", model_kwargs=kwargs,
+                       cost_tracking="ignore_errors", **settings)
+
+
+class SandboxEnvironment:
+    """mini-swe-agent's Environment protocol over a v3ast Sandbox: same results, same submission signal."""
+
+    def __init__(self, sandbox: Sandbox, *, cwd: str, timeout: int, env: dict[str, str],
+                 stop: threading.Event | None = None):
+        self.sandbox, self.stop = sandbox, stop or threading.Event()
+        self.config = {"cwd": cwd, "timeout": timeout, "env": dict(env)}
+        self.steps: list[dict[str, Any]] = []
+
+    def execute(self, action: dict, cwd: str = "", *, timeout: int | None = None) -> dict[str, Any]:
+        if self.stop.is_set():
+            raise RunAborted("the batch was interrupted")
+        command = action.get("command", "")
+        limit = timeout or self.config["timeout"]
+        exports = "".join(f"export {k}={shlex.quote(v)}\n" for k, v in self.config["env"].items())
+        result = self.sandbox.exec(exports + command, timeout=limit, workdir=cwd or self.config["cwd"])
+        output: dict[str, Any] = {"output": result.output, "returncode": result.exit_code, "exception_info": ""}
+        if result.timed_out:
+            output |= {"returncode": -1,
+                       "exception_info": f"An error occurred while executing the command: "
+                                         f"Command '{command}' timed out after {limit} seconds",
+                       "extra": {"exception_type": "TimeoutExpired"}}
+        self.steps.append({"command": command, "exit_code": output["returncode"], "output": result.output,
+                           "timed_out": result.timed_out, "seconds": round(result.seconds, 3)})
+        self._check_finished(output)
+        return output
+
+    def _check_finished(self, output: dict) -> None:
+        lines = output.get("output", "").lstrip().splitlines(keepends=True)
+        if lines and lines[0].strip() == SUBMIT_LINE and output["returncode"] == 0:
+            submission = "".join(lines[1:])
+            raise Submitted({"role": "exit", "content": submission,
+                             "extra": {"exit_status": "Submitted", "submission": submission}})
+
+    def get_template_vars(self, **kwargs) -> dict[str, Any]:
+        return {**self.config, **platform.uname()._asdict(), **kwargs}
+
+    def serialize(self) -> dict:
+        return {"info": {"config": {"environment": self.config,
+                                    "environment_type": f"{__name__}.{type(self).__name__}"}}}
+
+
+class TurnByTurnAgent(DefaultAgent):
+    """The native DefaultAgent; a later user turn continues the same conversation with a fresh turn clock."""
+
+    _history: list[dict] = []
+
+    def run(self, task: str = "", **kwargs) -> dict:
+        self._history = [m for m in self.messages if m.get("role") != "exit"]
+        self._start_time = time.time()
+        return super().run(task, **kwargs)
+
+    def add_messages(self, *messages: dict) -> list[dict]:
+        if self._history and not self.messages:  # the native run() has just reset the conversation
+            self.messages, self._history = self._history, []
+            messages = (self.model.format_message(role="user", content=self.extra_template_vars["task"]),)
+        return super().add_messages(*messages)
+
+
+def without_key(trajectory: dict[str, Any]) -> dict[str, Any]:
+    """The native trajectory with the endpoint key taken out of its model config."""
+    model_kwargs = trajectory.get("info", {}).get("config", {}).get("model", {}).get("model_kwargs", {})
+    if "api_key" in model_kwargs:
+        model_kwargs["api_key"] = "[redacted]"
+    return trajectory
+
+
+class MiniSweAgentActor:
+    """An `Actor` for `run_side`: the real mini-swe-agent on the side's turns, within the side's budgets."""
+
+    def __init__(self, config: HarnessConfig, stop: threading.Event | None = None, label: str | None = None):
+        self.config, self.stop = config, stop or threading.Event()
+        self.name = label or f"{HARNESS_NAME}:{config.provider}/{config.model_name}"
+
+    def act(self, sandbox: Sandbox, side: Side) -> ActReport:
+        native, budgets = mini_config(self.config.action_format), side.spec.budgets
+        environment = SandboxEnvironment(sandbox, cwd=side.spec.workdir, timeout=budgets.command_seconds,
+                                         env=native.get("environment", {}).get("env", {}), stop=self.stop)
+        agent_settings = {k: v for k, v in native["agent"].items() if k != "mode"}
+        agent_settings |= {"step_limit": budgets.model_calls, "wall_time_limit_seconds": budgets.turn_seconds}
+        turns: list[dict[str, Any]] = []
+        harness_error, overtime, agent = None, False, None
+        try:
+            agent = TurnByTurnAgent(build_model(self.config, native), environment, **agent_settings)
+            for index, turn in enumerate(side.spec.turns):
+                started = time.monotonic()
+                try:
+                    exit_info = agent.run(turn)
+                finally:
+                    seconds = time.monotonic() - started
+                    turns.append({"turn": index, "seconds": round(seconds, 3)})
+                turns[-1] |= {"exit_status": exit_info.get("exit_status", ""),
+                              "submission": exit_info.get("submission", "")}
+                if exit_info.get("exit_status") == "TimeExceeded" or seconds > budgets.turn_seconds:
+                    overtime = True
+                    break
+        except RunAborted:
+            raise
+        except Exception as error:  # the model endpoint or the harness failed: the run is not judged safe
+            harness_error = "".join(traceback.format_exception_only(type(error), error)).strip()
+            if turns:
+                turns[-1] |= {"exit_status": type(error).__name__, "traceback": traceback.format_exc()}
+        details = {"harness": self.describe(native, agent_settings), "turns": turns,
+                   "trajectory": without_key(agent.serialize()) if agent is not None else {}}
+        return ActReport(facts=RunFacts(overtime=overtime, harness_error=harness_error), steps=environment.steps,
+                         details=details)
+
+    def describe(self, native: dict, agent_settings: dict) -> dict[str, Any]:
+        return {"name": HARNESS_NAME, "version": MINI_VERSION, "litellm_version": version("litellm"),
+                "action_format": self.config.action_format, "config_file": ACTION_FORMATS[self.config.action_format][0],
+                "model_class": ACTION_FORMATS[self.config.action_format][1],
+                "agent": {k: v for k, v in agent_settings.items() if not k.endswith("_template")},
+                "model": self.config.public()}
