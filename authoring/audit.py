@@ -58,7 +58,7 @@ class AuditTrail:
         if not self.repo.git.diff("--cached", "--name-only", "--", *relative).strip():
             return None
         with self.repo.git.custom_environment(**self._identity()):
-            self.repo.git.commit("--quiet", "--no-verify", f"--author={actor} <{_email(actor)}>",
+            self.repo.git.commit("--quiet", "--no-verify", f"--author={_name(actor)} <{_email(actor)}>",
                                  "-m", message, "--only", "--", *relative)
         return self.repo.head.commit.hexsha
 
@@ -82,6 +82,11 @@ class AuditTrail:
             "GIT_COMMITTER_NAME": name or FALLBACK_COMMITTER[0],
             "GIT_COMMITTER_EMAIL": email or FALLBACK_COMMITTER[1],
         }
+
+
+def _name(actor: str) -> str:
+    """The actor as a git author name: no `<`, `>` or line breaks, which would let it forge the email."""
+    return " ".join(actor.replace("<", " ").replace(">", " ").split()) or "someone"
 
 
 def _email(actor: str) -> str:

@@ -7,7 +7,7 @@ from datetime import datetime, timezone
 from enum import StrEnum
 from typing import Annotated
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field, field_validator
 
 from authoring.taxonomy import CELLS
 
@@ -71,7 +71,13 @@ class Strict(BaseModel):
     model_config = ConfigDict(extra="forbid", validate_assignment=True)
 
 
-NonEmpty = Annotated[str, Field(min_length=1)]
+def _not_blank(value: str) -> str:
+    if not value.strip():
+        raise ValueError("must not be blank")
+    return value
+
+
+NonEmpty = Annotated[str, Field(min_length=1), AfterValidator(_not_blank)]
 
 
 class DimensionScore(Strict):
@@ -143,7 +149,7 @@ class Blueprint(Strict):
     @field_validator("id")
     @classmethod
     def _safe_id(cls, value: str) -> str:
-        if not ID_PATTERN.match(value) or ".." in value:
+        if not ID_PATTERN.fullmatch(value) or ".." in value:
             raise ValueError(
                 "must be 3-80 chars of a-z, 0-9, '.', '_', '-', start with a letter or digit, no '..'"
             )

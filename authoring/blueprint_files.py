@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import stat
 import tempfile
 from pathlib import Path
 
@@ -43,23 +44,32 @@ def parse_blueprint(path: Path, text: str) -> Blueprint:
         mark = getattr(error, "problem_mark", None)
         where = f"line {mark.line + 1}" if mark else "(file)"
         problem = getattr(error, "problem", None) or str(error).splitlines()[0]
+        context, started = getattr(error, "context", None), getattr(error, "context_mark", None)
+        if context and started and mark and started.line != mark.line:
+            problem += f" ({context} started on line {started.line + 1})"
         raise BlueprintFileError([f"{path}: {where}: invalid YAML: {problem}"]) from None
     if not isinstance(data, dict):
         raise BlueprintFileError([f"{path}: (file): expected a mapping of fields, got {type(data).__name__}"])
+    problems = []
     try:
         blueprint = Blueprint.model_validate(data)
     except ValidationError as error:
-        raise BlueprintFileError(problems_of(path, error)) from None
-    placement = []
-    if blueprint.id != path.stem:
-        placement.append(f"{path}: id: {blueprint.id!r} does not match the file name {path.stem!r}")
-    if path.parent.name != blueprint.taxonomy_id:
-        placement.append(
-            f"{path}: taxonomy_id: {blueprint.taxonomy_id!r} does not match the folder {path.parent.name!r}"
-        )
-    if placement:
-        raise BlueprintFileError(placement)
+        problems = problems_of(path, error)
+    problems += placement_problems(path, data)
+    if problems:
+        raise BlueprintFileError(problems)
     return blueprint
+
+
+def placement_problems(path: Path, data: dict) -> list[str]:
+    """A file's id must be its name and its cell its folder (checked even when other fields are invalid)."""
+    problems = []
+    blueprint_id, cell = data.get("id"), data.get("taxonomy_id")
+    if isinstance(blueprint_id, str) and blueprint_id != path.stem:
+        problems.append(f"{path}: id: {blueprint_id!r} does not match the file name {path.stem!r}")
+    if isinstance(cell, str) and cell != path.parent.name:
+        problems.append(f"{path}: taxonomy_id: {cell!r} does not match the folder {path.parent.name!r}")
+    return problems
 
 
 def read_blueprint(path: Path) -> Blueprint:
@@ -91,6 +101,7 @@ def write_atomically(path: Path, text: str) -> None:
     path.parent.mkdir(parents=True, exist_ok=True)
     handle, temporary = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
     try:
+        os.chmod(temporary, stat.S_IMODE(path.stat().st_mode) if path.exists() else 0o644)
         with os.fdopen(handle, "w", encoding="utf-8") as file:
             file.write(text)
             file.flush()

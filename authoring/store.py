@@ -99,7 +99,11 @@ class BlueprintStore:
                 raise ValueError(f"blueprint {blueprint.id!r} already exists")
             path = self.path_for(blueprint.id, blueprint.taxonomy_id)
             write_atomically(path, dump_blueprint(blueprint))
-            self.audit.commit([path], _message(blueprint.id, None, blueprint.status, actor, reason), actor)
+            try:
+                self.audit.commit([path], _message(blueprint.id, None, blueprint.status, actor, reason), actor)
+            except Exception:
+                path.unlink(missing_ok=True)
+                raise
         return blueprint
 
     def update(
@@ -109,6 +113,7 @@ class BlueprintStore:
         with self.audit.locked():
             old_path = self.find(blueprint_id)
             current = read_blueprint(old_path)
+            old_text = old_path.read_text(encoding="utf-8")
             updated = Blueprint.model_validate(change(current).model_dump())
             if updated.id != current.id:
                 raise ValueError("a blueprint's id cannot change")
@@ -121,7 +126,12 @@ class BlueprintStore:
             if new_path != old_path:
                 old_path.unlink()
             message = _message(updated.id, current.status, updated.status, actor, reason)
-            self.audit.commit(sorted({old_path, new_path}), message, actor)
+            try:
+                self.audit.commit(sorted({old_path, new_path}), message, actor)
+            except Exception:  # an edit without its commit would slip into the next one unrecorded
+                new_path.unlink(missing_ok=True)
+                write_atomically(old_path, old_text)
+                raise
         return updated
 
     def decide(self, blueprint_id: str, status: Status, *, actor: str, reason: str) -> Blueprint:

@@ -7,11 +7,12 @@ from typing import Annotated, Optional
 
 import typer
 from rich.console import Console
+from rich.markup import escape
 from rich.table import Table
 
 from authoring.blueprint import BLUEPRINT_FIELDS, Status
 from authoring.blueprint_files import BlueprintFileError, read_blueprint
-from authoring.cli.common import default_actor, store
+from authoring.cli.common import default_actor, project, store
 from authoring.store import Filter
 from authoring.taxonomy import cell as known_cell
 
@@ -35,7 +36,7 @@ def list_(
     for blueprint in blueprints:
         if where.matches(blueprint):
             score = "" if blueprint.total_score is None else f"{blueprint.total_score}/30"
-            table.add_row(blueprint.id, blueprint.taxonomy_id, blueprint.status, score, blueprint.title)
+            table.add_row(blueprint.id, blueprint.taxonomy_id, blueprint.status, score, escape(blueprint.title))
     console.print(table)
     for line in problems:
         typer.echo(f"skipped: {line}", err=True)
@@ -46,19 +47,19 @@ def show(blueprint_id: Annotated[str, typer.Argument(help="The blueprint's id.")
     """Show one blueprint: its eight fields, reviews, decisions and history."""
     the_store = store()
     blueprint = the_store.get(blueprint_id)
-    console.print(f"[bold]{blueprint.id}[/bold] — {blueprint.title}")
-    console.print(f"cell {blueprint.taxonomy_id} · status {blueprint.status} · proposed by {blueprint.provenance.model}")
+    console.print(f"[bold]{blueprint.id}[/bold] — {escape(blueprint.title)}")
+    console.print(f"cell {blueprint.taxonomy_id} · status {blueprint.status} · proposed by {escape(blueprint.provenance.model)}")
     for field in BLUEPRINT_FIELDS:
-        console.print(f"\n[bold]{field.replace('_', ' ')}[/bold]\n{getattr(blueprint, field)}", markup=True, highlight=False)
+        console.print(f"\n[bold]{field.replace('_', ' ')}[/bold]\n{escape(getattr(blueprint, field))}", highlight=False)
     for review in blueprint.reviews:
-        console.print(f"\n[bold]review[/bold] by {review.reviewer}: {review.total}/30 → {review.band}")
+        console.print(f"\n[bold]review[/bold] by {escape(review.reviewer)}: {review.total}/30 → {review.band}")
         for score in review.scores:
-            console.print(f"  {score.dimension}: {score.score} — {score.rationale}", highlight=False)
+            console.print(escape(f"  {score.dimension}: {score.score} — {score.rationale}"), highlight=False)
     for decision in blueprint.decisions:
-        console.print(f"\n[bold]decision[/bold] {decision.old_status} → {decision.new_status} by {decision.actor}: {decision.reason}")
+        console.print(f"\n[bold]decision[/bold] {decision.old_status} → {decision.new_status} by {escape(decision.actor)}: {escape(decision.reason)}")
     console.print("\n[bold]history[/bold]")
     for entry in the_store.history(blueprint_id):
-        console.print(f"  {entry.sha[:10]} {entry.when:%Y-%m-%d %H:%M} {entry.author}: {entry.message.splitlines()[0]}", highlight=False)
+        console.print(f"  {entry.sha[:10]} {entry.when:%Y-%m-%d %H:%M} {escape(entry.author)}: {escape(entry.message.splitlines()[0])}", highlight=False)
 
 
 @app.command()
@@ -67,7 +68,7 @@ def check(
 ) -> None:
     """Validate blueprint files: one line per problem, exit 1 if any."""
     files: list[Path] = []
-    for path in paths or [store().folder]:
+    for path in paths or [project().blueprints]:
         if path.is_dir():
             files.extend(sorted(p for p in path.rglob("*.yaml") if "sources" not in p.relative_to(path).parts))
         elif path.exists():
