@@ -82,16 +82,18 @@ class ScriptedModelServer:
         self._lock = threading.Lock()
         self._httpd: ThreadingHTTPServer | None = None
         self._thread: threading.Thread | None = None
+        self._address: tuple[str, int] | None = None
 
     @property
     def base_url(self) -> str:
-        if self._httpd is None:
-            raise RuntimeError("the server is not running (use it as a context manager)")
-        host, port = self._httpd.server_address[:2]
+        if self._address is None:
+            raise RuntimeError("the server was never started (use it as a context manager)")
+        host, port = self._address
         return f"http://{host}:{port}/v1" if self.wire == "openai" else f"http://{host}:{port}"
 
     def __enter__(self) -> "ScriptedModelServer":
         self._httpd = ThreadingHTTPServer(("127.0.0.1", 0), _handler_for(self))
+        self._address = self._httpd.server_address[:2]
         self._httpd.daemon_threads = True
         self._httpd.block_on_close = False
         self._thread = threading.Thread(target=self._httpd.serve_forever, name="scripted-model-server", daemon=True)

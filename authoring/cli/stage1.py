@@ -91,12 +91,12 @@ def report() -> None:
     """Per cell: proposed, pending, kept, review, dropped, mean score per dimension, tokens and cost."""
     workspace = Workspace.of(project())
     reports = cell_reports(workspace)
-    counts = Table("cell", "proposed", "pending", "kept", "review", "dropped", "dup", "failed", "tokens in/out",
+    counts = Table("cell", "proposed", "pending", "kept", "review", "dropped", "dup", "failed", "tokens",
                    "cost", title="Stage I per cell", box=None)
     for r in reports:
         cost = f"${r.usage.cost_usd:.4f}" + ("" if r.usage.cost_known else "*")
         numbers = (r.proposed, r.pending, r.kept, r.review, r.dropped, r.duplicates, r.failed)
-        counts.add_row(r.cell, *map(str, numbers), f"{r.usage.input_tokens}/{r.usage.output_tokens}", cost)
+        counts.add_row(r.cell, *map(str, numbers), str(r.usage.input_tokens + r.usage.output_tokens), cost)
     console.print(counts)
     dimensions = load_rubric(workspace.rubric).dimension_ids
     scores = Table("dimension", *[r.cell for r in reports], title="Mean score per dimension (latest reviews)", box=None)

@@ -127,8 +127,18 @@ def translate_sdk_error(error: Exception, sdk: object, name: str) -> Exception:
             return error.__cause__
         return TransientError(f"connection failed: {error.__cause__ or error}")
     if isinstance(error, sdk.APIStatusError):
-        message = f"HTTP {error.status_code}: {error.message}"
+        message = f"HTTP {error.status_code}: {api_error_message(error)}"
         if error.status_code in TRANSIENT_STATUSES or error.status_code >= 500:
             return TransientError(message, retry_after_seconds(error.response.headers))
         return ProviderError(f"{name}: {message}", Usage(calls=1))
     return error
+
+
+def api_error_message(error: Exception) -> str:
+    """The message inside an API error body (OpenAI and Anthropic shapes), else the SDK's text."""
+    body = getattr(error, "body", None)
+    if isinstance(body, dict):
+        inner = body.get("error") if isinstance(body.get("error"), dict) else body
+        if isinstance(inner.get("message"), str):
+            return inner["message"]
+    return str(getattr(error, "message", error))
