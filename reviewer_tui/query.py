@@ -30,17 +30,18 @@ class Query:
     """`triage` (human-review band first), `total`, `date`, or a rubric dimension."""
     descending: bool = True
 
-    def matches(self, row: Row) -> bool:
+    def matches(self, row: Row, words: list[str] | None = None) -> bool:
         if self.cell and not _in_cell(row.cell, self.cell):
             return False
         if self.status and row.status != self.status:
             return False
         if self.band and row.band != self.band:
             return False
-        return all(word in row.haystack for word in self.text.lower().split())
+        return all(word in row.haystack for word in (self.text.lower().split() if words is None else words))
 
     def apply(self, rows: Iterable[Row]) -> list[Row]:
-        chosen = [r for r in rows if self.matches(r)]
+        words = self.text.lower().split()
+        chosen = [r for r in rows if self.matches(r, words)]
         if self.sort == "triage":
             return sorted(chosen, key=_triage_key)
         chosen.sort(key=lambda r: r.id)

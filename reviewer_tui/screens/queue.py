@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import replace
+from time import perf_counter
 
 from textual import on
 from textual.app import ComposeResult
@@ -40,6 +41,8 @@ class QueueScreen(Screen):
     def __init__(self):
         super().__init__()
         self.query_state = Query()
+        self.last_show_seconds = 0.0
+        """How long the last filter or sort took to compute and lay out (for the benchmark)."""
 
     def compose(self) -> ComposeResult:
         yield Header()
@@ -58,6 +61,7 @@ class QueueScreen(Screen):
         return self.query_one(QueueTable)
 
     def show_rows(self, keep: str | None = None) -> None:
+        started = perf_counter()
         catalog = self.app.catalog
         rows = self.query_state.apply(catalog.rows.values())
         extra = self.query_state.sort if self.query_state.sort not in ("triage", "total", "date") else None
@@ -66,6 +70,7 @@ class QueueScreen(Screen):
         by_status, by_cell = counts(catalog.rows.values())
         self.query_one(CountsBar).tally(by_status, by_cell, len(rows), len(catalog.problems))
         self.query_one(QueryBar).explain(self.query_state.describe())
+        self.last_show_seconds = perf_counter() - started
 
     def on_resize(self) -> None:
         self.call_after_refresh(lambda: self.query_one("#queue-header", Static).update(self.table.header()))
