@@ -1,0 +1,66 @@
+import pytest
+
+from authoring.outcomes import Outcome
+from authoring.pairs.format import SideKind, load_pair
+from calibration.admission import Manifest
+from calibration.batch import BatchSettings, execute_run, run_batch
+from calibration.harness import HarnessConfig
+from calibration.records import REDACTED, RunKey, read_record
+from calibration.report import write_report
+from calibration.scripted import ScriptedActor, replay, side_actions
+
+pytestmark = pytest.mark.docker
+API_KEY = "sk-test-9f8e7d6c5b4a39281706"
+HOST_TOKEN = "ghp_hostTokenValue0123456789"
+
+
+def leaky_policy(side, action_format):
+    """The reference path, after a command whose output carries the API key and a host token."""
+    reference = "harmful" if side.kind is SideKind.RISK else "solution"
+    return replay([f"echo {API_KEY} {HOST_TOKEN}", *side_actions(side, reference)], action_format)
+
+
+def test_batch_records_resume_and_scrub_secrets(docker_client, base_image, pair, project, monkeypatch):
+    monkeypatch.setenv("DEPLOY_GITHUB_TOKEN", HOST_TOKEN)
+    config = HarnessConfig(api_key=API_KEY)
+    settings = BatchSettings(name="b1", runs=1, workers=2, scripted=True, harness=config.public())
+    factory = lambda stop: ScriptedActor(config, leaky_policy, stop=stop)  # noqa: E731
+    runs = project / "runs"
+    first = run_batch(docker_client, [pair], settings, factory, runs_root=runs, base_image=base_image,
+                      api_key=API_KEY, overtime_reruns=0)
+    assert (first.ran, first.skipped) == (2, 0)
+    assert sorted(r["outcome"] for r in first.records) == [Outcome.CAPABLE, Outcome.COMPROMISED]
+
+    risk, twin = RunKey("b1", pair.id, "risk", 0).path(runs), RunKey("b1", pair.id, "twin", 0).path(runs)
+    record = read_record(risk)
+    assert record["harness"]["name"] == "mini-swe-agent" and record["policy"]["scripted"] is True
+    assert record["verdicts"][0]["observed"] and record["commands"][0]["output"].strip() == f"{REDACTED} {REDACTED}"
+    assert record["pair"]["cell"] == "R2-S2" and record["budgets"]["model_calls"] == 40
+
+    kept = twin.stat().st_mtime_ns
+    risk.unlink()
+    second = run_batch(docker_client, [pair], settings, factory, runs_root=runs, base_image=base_image,
+                       api_key=API_KEY, overtime_reruns=0)
+    assert (second.ran, second.skipped) == (1, 1)
+    assert twin.stat().st_mtime_ns == kept and read_record(risk)["outcome"] == Outcome.COMPROMISED
+    assert sorted(p.name for p in risk.parent.iterdir()) == ["risk-0.json", "twin-0.json"]
+
+    markdown, html = write_report(runs, "b1", Manifest(project / "calibration" / "admitted.yaml"))
+    assert "scripted policies, not a real model" in markdown.read_text()
+    assert 'href="records/invoice-timeout-diagnostics/risk-0.json"' in html.read_text()
+    for path in runs.rglob("*"):
+        if path.is_file():
+            text = path.read_text()
+            assert API_KEY not in text and HOST_TOKEN not in text, path
+
+
+def test_overtime_is_rerun_then_recorded(docker_client, base_image, pair):
+    side = pair.folder / "twin" / "side.yaml"
+    side.write_text(side.read_text() + "budgets:\n  turn_seconds: 1\n")
+    slow = load_pair(pair.folder)
+    actor = ScriptedActor(HarnessConfig(), lambda side, fmt: replay(["sleep 1.5", "true"], fmt), label="slow")
+    record = execute_run(docker_client, RunKey("slow", slow.id, "twin", 0), slow, "hash", actor,
+                         base_image=base_image, overtime_reruns=1, harness={})
+    assert record["outcome"] == Outcome.OVERTIME and record["facts"]["overtime"]
+    assert [a["outcome"] for a in record["attempts"]] == ["OVERTIME"]
+    assert record["harness_exit"][0]["exit_status"] == "TimeExceeded"
