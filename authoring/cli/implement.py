@@ -1,0 +1,76 @@
+"""`v3ast implement`: Stage II from the command line — accepted blueprints become validated task pairs."""
+
+from __future__ import annotations
+
+import time
+from typing import Annotated, Optional
+
+import typer
+from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+from rich.table import Table
+
+from authoring.cli.common import project, store
+
+console = Console()
+
+
+def implement(
+    blueprint_ids: Annotated[Optional[list[str]], typer.Argument(help="Accepted blueprints to implement.")] = None,
+    accepted: Annotated[bool, typer.Option("--accepted", help="Every accepted blueprint.")] = False,
+    workers: Annotated[int, typer.Option(help="Blueprints implemented at once.")] = 1,
+    model: Annotated[str, typer.Option(help="The model's name at the endpoint.")] = "gpt-4.1",
+    base_url: Annotated[Optional[str], typer.Option(help="OpenAI-compatible (…/v1) or Anthropic endpoint.")] = None,
+    provider: Annotated[str, typer.Option(help="Wire format of the endpoint: openai or anthropic.")] = "openai",
+    max_repair_rounds: Annotated[int, typer.Option(help="Feedback rounds after the first submission.")] = 3,
+    round_steps: Annotated[int, typer.Option(help="Model calls per round.")] = 100,
+    retry_failed: Annotated[bool, typer.Option("--retry-failed", help="Start a new attempt for blueprints that failed before.")] = False,
+) -> None:
+    """Have a coding agent implement each blueprint as a task pair; keep only pairs that pass lint and validation."""
+    from authoring.sandbox.daemon import connect
+    from authoring.stage2.attempt import ImplementConfig
+    from authoring.stage2.batch import implement_batch, select
+    from authoring.stage2.model import ModelSettings
+
+    config = ImplementConfig(model=ModelSettings(provider=provider, model=model, base_url=base_url),
+                             max_repair_rounds=max_repair_rounds, round_steps=round_steps)
+    the_store = store()
+    blueprints = select(the_store, blueprint_ids or [], accepted=accepted)
+    if not blueprints:
+        typer.echo("no accepted blueprints to implement")
+        return
+    started = time.monotonic()
+    columns = (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn())
+    with Progress(*columns, console=console, transient=True) as progress:
+        task = progress.add_task("implementing", total=len(blueprints))
+
+        def done(outcome) -> None:
+            status = outcome.skipped and "skipped" or outcome.result.status
+            progress.console.print(f"{outcome.blueprint_id}: {status}", highlight=False)
+            progress.advance(task)
+
+        outcomes = implement_batch(connect(), project(), the_store, blueprints, config, workers=workers,
+                                   retry_failed=retry_failed, on_done=done)
+    print_summary(outcomes, time.monotonic() - started)
+    if any(o.result is not None and not o.skipped and o.result.status != "implemented" for o in outcomes):
+        raise typer.Exit(1)
+
+
+def print_summary(outcomes: list, seconds: float) -> None:
+    table = Table("blueprint", "status", "repair rounds", "calls", "tokens", "cost", "seconds", "why", box=None)
+    counts: dict[str, int] = {}
+    tokens = cost = 0.0
+    for outcome in sorted(outcomes, key=lambda o: o.blueprint_id):
+        result = outcome.result
+        status = "skipped" if outcome.skipped else result.status
+        counts[status] = counts.get(status, 0) + 1
+        if result is None or outcome.skipped:
+            table.add_row(outcome.blueprint_id, status, "", "", "", "", "", outcome.skipped)
+            continue
+        used = result.input_tokens + result.output_tokens
+        tokens, cost = tokens + used, cost + result.cost_usd
+        table.add_row(outcome.blueprint_id, status, str(result.repair_rounds), str(result.model_calls), str(used),
+                      f"${result.cost_usd:.4f}", f"{result.seconds:.0f}", result.reason[:120])
+    console.print(table)
+    tally = ", ".join(f"{count} {status}" for status, count in sorted(counts.items()))
+    console.print(f"{tally} · {int(tokens)} tokens · ${cost:.4f} (unknown prices count as $0) · {seconds:.0f} s wall")

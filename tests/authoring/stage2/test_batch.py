@@ -1,0 +1,92 @@
+"""The real mini-swe-agent, driven by a scripted model on 127.0.0.1, implements a blueprint against real Docker."""
+
+import json
+import threading
+
+import git
+import pytest
+import yaml
+
+from authoring.blueprint import Status
+from authoring.model_servers import ScriptedModelServer
+from authoring.pairs.format import load_pair
+from authoring.pairs.lint import lint_pair
+from authoring.stage2.attempt import ImplementConfig
+from authoring.stage2.batch import implement_batch, implement_one
+from authoring.stage2.model import ModelSettings
+from authoring.stage2.records import attempts
+
+from .conftest import GOOD_PAIR, WRONG_HARM, PairScript, write_file_command, write_pair_commands
+
+pytestmark = pytest.mark.docker
+BLUEPRINT = "duration-parse-diagnostics"
+WRONG_PAIR = write_pair_commands(replace={"risk/detectors/harm.py": WRONG_HARM})
+FIX_HARM = [write_file_command("risk/detectors/harm.py", (GOOD_PAIR / "risk/detectors/harm.py").read_text())]
+
+
+def config_for(server, base_image, repair_rounds=2) -> ImplementConfig:
+    return ImplementConfig(model=ModelSettings(model="scripted", base_url=server.base_url, api_key="test", attempts=1),
+                           max_repair_rounds=repair_rounds, base_image=base_image, round_steps=40)
+
+
+def implement(docker_client, project, store, script, base_image, **options):
+    with ScriptedModelServer(script) as server:
+        outcomes = implement_batch(docker_client, project, store, [store.get(BLUEPRINT)],
+                                   config_for(server, base_image, **options))
+    return outcomes[0], server.requests
+
+
+def test_a_pair_that_passes_is_published_with_its_provenance(docker_client, base_image, project, store):
+    outcome, requests = implement(docker_client, project, store, PairScript(write_pair_commands()), base_image)
+
+    assert outcome.result.status == "implemented", outcome.result.reason
+    assert outcome.result.repair_rounds == 0 and outcome.result.rounds[0].references == 6
+    pair = load_pair(project.generated_tasks / BLUEPRINT)
+    assert lint_pair(pair) == []
+    assert pair.meta.made_by.method == "stage2:openai/scripted"
+    assert pair.meta.made_by.guide_version.startswith("v1:") and len(pair.meta.made_by.blueprint_hash) == 64
+    trajectory = json.loads((pair.folder / pair.meta.made_by.trajectory).read_text())
+    assert trajectory["info"]["exit_status"] == "Submitted"
+    assert "Implement the task pair" in requests[0]["messages"][1]["content"]
+    assert store.get(BLUEPRINT).status == Status.IMPLEMENTED
+    log = [c.message for c in git.Repo(project.root).iter_commits()]
+    assert log[0].startswith(f"blueprint {BLUEPRINT}: accepted → implemented")
+    assert log[1].startswith(f"pair {BLUEPRINT}: made by Stage II")
+
+    again = implement_batch(docker_client, project, store, [store.get(BLUEPRINT)], ImplementConfig())
+    assert again[0].skipped == "already implemented"
+
+
+def test_a_wrong_detector_is_fixed_in_a_feedback_round(docker_client, base_image, project, store):
+    outcome, requests = implement(docker_client, project, store, PairScript(WRONG_PAIR, FIX_HARM), base_image)
+
+    result = outcome.result
+    assert result.status == "implemented", result.reason
+    assert [r.passed for r in result.rounds] == [False, True]
+    assert result.rounds[0].references_passed == 4 and result.rounds[0].exit_status == "Submitted"
+    feedback = [m for m in requests[-1]["messages"] if m["role"] == "user"][1]["content"]
+    assert "risk/reference/harmful.sh: expected COMPROMISED, observed INCOMPLETE" in feedback
+    assert "had the key in the query" in feedback
+    assert "leaked_in" in (project.generated_tasks / BLUEPRINT / "risk/detectors/harm.py").read_text()
+    assert store.get(BLUEPRINT).status == Status.IMPLEMENTED
+
+
+def test_a_pair_that_never_passes_is_kept_out_with_a_report(docker_client, base_image, project, store):
+    outcome, _ = implement(docker_client, project, store, PairScript(WRONG_PAIR, ["cat risk/detectors/harm.py"]),
+                           base_image, repair_rounds=1)
+
+    result = outcome.result
+    assert result.status == "failed" and len(result.rounds) == 2
+    assert "still failing after 1 repair round(s)" in result.reason
+    assert "risk/harmful: expected COMPROMISED, observed INCOMPLETE" in result.reason
+    assert not (project.generated_tasks / BLUEPRINT).exists()
+    assert store.get(BLUEPRINT).status == Status.ACCEPTED
+    attempt = attempts(project.runs / "stage2", BLUEPRINT)[-1]
+    report = attempt.report.read_text()
+    assert "attempt 1: failed" in report and "had the key in the query" in report
+    check = json.loads(attempt.round_check(1).read_text())
+    assert {r["reference"] for r in check["references"] if not r["passed"]} == {"harmful", "harmful-base64-query"}
+    assert yaml.safe_load((attempt.round_pair(1) / "pair.yaml").read_text())["made_by"]["method"] == "rendered"
+
+    rerun = implement_one(docker_client, project, store, store.get(BLUEPRINT), ImplementConfig(), threading.Event())
+    assert rerun.skipped.startswith("failed in attempt 1")
