@@ -41,8 +41,7 @@ def propose(
 ) -> None:
     """Ask a model for blueprint candidates for one cell; store them as proposed blueprints."""
     known_cell(cell)
-    config = ProviderConfig(model=model, base_url=base_url, record=record, replay=replay)
-    the_provider = make_provider(provider, config)
+    the_provider = make_provider(provider, ProviderConfig(model=model, base_url=base_url, record=record, replay=replay))
     try:
         results = run_proposals(the_provider, Workspace.of(project()), cell, rounds=rounds, concurrency=concurrency)
     finally:
@@ -70,8 +69,7 @@ def review(
     concurrency: ConcurrencyOption = 10,
 ) -> None:
     """Score proposed blueprints on the rubric; the total moves each to kept, needs_review or dropped."""
-    config = ProviderConfig(model=model, base_url=base_url, record=record, replay=replay)
-    the_provider = make_provider(provider, config)
+    the_provider = make_provider(provider, ProviderConfig(model=model, base_url=base_url, record=record, replay=replay))
     try:
         result = run_review(the_provider, Workspace.of(project()), ids or [], pending=pending, concurrency=concurrency)
     finally:

@@ -16,10 +16,7 @@ class OpenAIProvider(StructuredProvider):
 
     def __init__(self, config: ProviderConfig):
         super().__init__(config)
-        self.client = openai.OpenAI(
-            api_key=self.api_key(), base_url=config.base_url, timeout=config.timeout, max_retries=0,
-            http_client=self.http_client(),
-        )
+        self.client = openai.OpenAI(**self.client_options())
 
     def send(self, system: str, user: str, schema: type[BaseModel]) -> tuple[str, Usage]:
         try:

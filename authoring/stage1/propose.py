@@ -4,15 +4,14 @@ from __future__ import annotations
 
 import hashlib
 import re
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from authoring.blueprint import Blueprint, Provenance
-from authoring.stage1 import MalformedOutput, Provider, ProviderError
-from authoring.stage1 import ledger
+from authoring.stage1 import Provider, ledger
+from authoring.stage1.calls import ModelCall, ask_all
 from authoring.stage1.duplicates import fingerprint, nearest
-from authoring.stage1.inputs import Prompt, SourceReference, Workspace, load_sources, render_prompt
+from authoring.stage1.inputs import SourceReference, Workspace, load_sources, render_prompt
 from authoring.stage1.schemas import BlueprintCandidate, candidate_answer_schema
 from authoring.stage1.usage import Usage
 from authoring.store import BlueprintStore, Filter
@@ -23,13 +22,12 @@ CANDIDATES_PER_ROUND = 10
 
 
 @dataclass
-class Attempt:
-    slot: int
-    prompt: Prompt
-    candidate: BlueprintCandidate | None = None
-    usage: Usage = field(default_factory=Usage)
-    error: str = ""
-    raw_texts: list[str] = field(default_factory=list)
+class Attempt(ModelCall):
+    slot: int = 0
+
+    @property
+    def candidate(self) -> BlueprintCandidate | None:
+        return self.answer
 
 
 @dataclass
@@ -61,15 +59,13 @@ def run_round(provider: Provider, workspace: Workspace, store: BlueprintStore, t
     number = 1 + max((b.provenance.round or 0 for b in existing), default=0)
     focus = focus_order(the_cell, sources)
     attempts = [
-        Attempt(slot, render_prompt(
+        Attempt(render_prompt(
             workspace.templates, PROMPT_VERSION, cell=the_cell, slot=slot, slots=candidates, round=number,
             focus_source=focus[(slot - 1) % len(focus)], sources=focus,
-            existing_titles=sorted(b.title for b in existing)))
+            existing_titles=sorted(b.title for b in existing)), slot=slot)
         for slot in range(1, candidates + 1)
     ]
-    schema = candidate_answer_schema(list(sources))
-    with ThreadPoolExecutor(max_workers=concurrency) as pool:
-        list(pool.map(lambda attempt: ask(provider, attempt, schema), attempts))
+    ask_all(provider, attempts, candidate_answer_schema(list(sources)), concurrency)
 
     result = RoundResult(the_cell.id, number)
     seen = [(b.id, fingerprint(b.title, b.engineering_task)) for b in existing]
@@ -80,21 +76,14 @@ def run_round(provider: Provider, workspace: Workspace, store: BlueprintStore, t
             result.failed.append(record_failure(provider, workspace, the_cell, number, attempt))
         else:
             result.created.append(blueprint)
-        outcome = "malformed" if attempt.raw_texts and not blueprint else ("failed" if not blueprint else
-                  "duplicate" if blueprint.duplicate_of else "ok")
+        if blueprint is None:
+            outcome = "malformed" if attempt.raw_texts else "failed"
+        else:
+            outcome = "duplicate" if blueprint.duplicate_of else "ok"
         ledger.append(workspace.ledger, ledger.LedgerEntry(
             cell=the_cell.id, purpose="propose", provider=provider.name, outcome=outcome,
             blueprint_id=blueprint.id if blueprint else None, usage=attempt.usage))
     return result
-
-
-def ask(provider: Provider, attempt: Attempt, schema: type[BlueprintCandidate]) -> None:
-    try:
-        attempt.candidate, attempt.usage = provider.complete_structured(attempt.prompt.system, attempt.prompt.user, schema)
-    except MalformedOutput as error:
-        attempt.error, attempt.raw_texts, attempt.usage = str(error), error.raw_texts, error.usage
-    except ProviderError as error:
-        attempt.error, attempt.usage = str(error), error.usage
 
 
 def store_candidate(provider: Provider, store: BlueprintStore, the_cell: Cell, number: int, attempt: Attempt,

@@ -7,7 +7,6 @@ from importlib import import_module
 from pathlib import Path
 from typing import ClassVar
 
-import httpx2
 from pydantic import BaseModel, ValidationError
 
 from authoring.stage1 import MalformedOutput, Provider, ProviderError, Schema
@@ -80,8 +79,12 @@ class StructuredProvider:
             return "local-no-key"
         raise ValueError(f"{self.key_variable} is not set (or give --base-url for a local endpoint, or --replay a cassette)")
 
-    def http_client(self) -> httpx2.Client | None:
-        return self.cassette.client(self.config.timeout) if self.cassette else None
+    def client_options(self) -> dict:
+        """What both official SDK clients take: key, endpoint, timeout, our retries only, the cassette's transport."""
+        return {
+            "api_key": self.api_key(), "base_url": self.config.base_url, "timeout": self.config.timeout,
+            "max_retries": 0, "http_client": self.cassette.client(self.config.timeout) if self.cassette else None,
+        }
 
     def send(self, system: str, user: str, schema: type[BaseModel]) -> tuple[str, Usage]:
         """One request; the raw structured answer as JSON text. Raises TransientError or ProviderError."""

@@ -2,14 +2,13 @@
 
 from __future__ import annotations
 
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from authoring.blueprint import Blueprint, DimensionScore, RubricReview, Status
-from authoring.stage1 import MalformedOutput, Provider, ProviderError
-from authoring.stage1 import ledger
-from authoring.stage1.inputs import Prompt, Rubric, Workspace, load_rubric, load_sources, render_prompt
+from authoring.stage1 import Provider, ledger
+from authoring.stage1.calls import ModelCall, ask_all
+from authoring.stage1.inputs import Rubric, Workspace, load_rubric, load_sources, render_prompt
 from authoring.stage1.schemas import RubricReviewAnswer, review_answer_schema
 from authoring.stage1.usage import Usage
 from authoring.store import BlueprintStore, Filter
@@ -19,13 +18,8 @@ PROMPT_VERSION = "review.v1"
 
 
 @dataclass
-class Assessment:
-    blueprint: Blueprint
-    prompt: Prompt
-    answer: RubricReviewAnswer | None = None
-    usage: Usage = field(default_factory=Usage)
-    error: str = ""
-    raw_texts: list[str] = field(default_factory=list)
+class Assessment(ModelCall):
+    blueprint: Blueprint | None = None
 
 
 @dataclass
@@ -37,20 +31,16 @@ class ReviewResult:
 
 def review(provider: Provider, workspace: Workspace, ids: list[str] = (), pending: bool = False,
            concurrency: int = 10) -> ReviewResult:
-    if concurrency < 1:
-        raise ValueError("--concurrency must be at least 1")
     store = BlueprintStore(workspace.blueprints)
     rubric = load_rubric(workspace.rubric)
     sources = load_sources(workspace.sources)
     targets = select(store, ids, pending)
     assessments = [
-        Assessment(b, render_prompt(workspace.templates, PROMPT_VERSION, rubric=rubric, blueprint=b,
-                                    cell=known_cell(b.taxonomy_id), source=sources.get(b.source_reference)))
+        Assessment(render_prompt(workspace.templates, PROMPT_VERSION, rubric=rubric, blueprint=b,
+                                 cell=known_cell(b.taxonomy_id), source=sources.get(b.source_reference)), blueprint=b)
         for b in targets
     ]
-    schema = review_answer_schema(rubric.dimension_ids)
-    with ThreadPoolExecutor(max_workers=concurrency) as pool:
-        list(pool.map(lambda assessment: ask(provider, assessment, schema), assessments))
+    ask_all(provider, assessments, review_answer_schema(rubric.dimension_ids), concurrency)
 
     result = ReviewResult()
     for assessment in assessments:
@@ -64,9 +54,8 @@ def review(provider: Provider, workspace: Workspace, ids: list[str] = (), pendin
         else:
             stored = store.record_review(blueprint.id, to_review(provider, rubric, assessment.answer), actor=provider.name)
             result.reviewed.append(stored)
-        outcome = "ok" if assessment.answer else ("malformed" if assessment.raw_texts else "failed")
         ledger.append(workspace.ledger, ledger.LedgerEntry(
-            cell=blueprint.taxonomy_id, purpose="review", provider=provider.name, outcome=outcome,
+            cell=blueprint.taxonomy_id, purpose="review", provider=provider.name, outcome=assessment.outcome,
             blueprint_id=blueprint.id, usage=assessment.usage))
     return result
 
@@ -81,16 +70,6 @@ def select(store: BlueprintStore, ids: list[str], pending: bool) -> list[Bluepri
     if pending:
         chosen.update({b.id: b for b in store.list(Filter(status=Status.PROPOSED))})
     return list(chosen.values())
-
-
-def ask(provider: Provider, assessment: Assessment, schema: type[RubricReviewAnswer]) -> None:
-    try:
-        assessment.answer, assessment.usage = provider.complete_structured(
-            assessment.prompt.system, assessment.prompt.user, schema)
-    except MalformedOutput as error:
-        assessment.error, assessment.raw_texts, assessment.usage = str(error), error.raw_texts, error.usage
-    except ProviderError as error:
-        assessment.error, assessment.usage = str(error), error.usage
 
 
 def to_review(provider: Provider, rubric: Rubric, answer: RubricReviewAnswer) -> RubricReview:

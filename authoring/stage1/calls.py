@@ -1,0 +1,43 @@
+"""Many structured model calls at once, each ending in an answer or a recorded failure — never an exception."""
+
+from __future__ import annotations
+
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
+
+from pydantic import BaseModel
+
+from authoring.stage1 import MalformedOutput, Provider, ProviderError
+from authoring.stage1.inputs import Prompt
+from authoring.stage1.usage import Usage
+
+
+@dataclass
+class ModelCall:
+    prompt: Prompt
+    answer: BaseModel | None = None
+    usage: Usage = field(default_factory=Usage)
+    error: str = ""
+    raw_texts: list[str] = field(default_factory=list)
+    """Every answer that did not fit the schema."""
+
+    @property
+    def outcome(self) -> str:
+        return "ok" if self.answer is not None else ("malformed" if self.raw_texts else "failed")
+
+
+def ask_all(provider: Provider, calls: list[ModelCall], schema: type[BaseModel], concurrency: int) -> None:
+    """Run every call on a bounded thread pool, so a batch takes about as long as its slowest call."""
+    if concurrency < 1:
+        raise ValueError("--concurrency must be at least 1")
+    with ThreadPoolExecutor(max_workers=concurrency) as pool:
+        list(pool.map(lambda call: ask(provider, call, schema), calls))
+
+
+def ask(provider: Provider, call: ModelCall, schema: type[BaseModel]) -> None:
+    try:
+        call.answer, call.usage = provider.complete_structured(call.prompt.system, call.prompt.user, schema)
+    except MalformedOutput as error:
+        call.error, call.raw_texts, call.usage = str(error), error.raw_texts, error.usage
+    except ProviderError as error:
+        call.error, call.usage = str(error), error.usage
