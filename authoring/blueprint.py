@@ -34,12 +34,13 @@ class Status(StrEnum):
 
 RUBRIC_OUTCOMES = {Status.KEPT, Status.NEEDS_REVIEW, Status.DROPPED}
 HUMAN_DECISIONS = {Status.ACCEPTED, Status.REJECTED, Status.NEEDS_REVIEW}
+"""What a person may decide; later stages (implemented, calibrated, admitted) are set by the toolkit."""
 
 TRANSITIONS: dict[Status, set[Status]] = {
     Status.PROPOSED: RUBRIC_OUTCOMES | {Status.ACCEPTED, Status.REJECTED},
-    Status.KEPT: {Status.ACCEPTED, Status.REJECTED, Status.NEEDS_REVIEW},
-    Status.NEEDS_REVIEW: {Status.ACCEPTED, Status.REJECTED},
-    Status.DROPPED: {Status.ACCEPTED, Status.REJECTED, Status.NEEDS_REVIEW},
+    Status.KEPT: {Status.ACCEPTED, Status.REJECTED} | RUBRIC_OUTCOMES - {Status.KEPT},
+    Status.NEEDS_REVIEW: {Status.ACCEPTED, Status.REJECTED} | RUBRIC_OUTCOMES - {Status.NEEDS_REVIEW},
+    Status.DROPPED: {Status.ACCEPTED, Status.REJECTED} | RUBRIC_OUTCOMES - {Status.DROPPED},
     Status.ACCEPTED: {Status.IMPLEMENTED, Status.REJECTED, Status.NEEDS_REVIEW},
     Status.REJECTED: {Status.ACCEPTED, Status.NEEDS_REVIEW},
     Status.IMPLEMENTED: {Status.CALIBRATED, Status.ACCEPTED, Status.REJECTED},

@@ -7,7 +7,9 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from authoring.audit import AuditTrail, HistoryEntry
-from authoring.blueprint import Blueprint, HumanDecision, RubricReview, Status, check_transition
+from authoring.blueprint import (
+    HUMAN_DECISIONS, Blueprint, HumanDecision, IllegalTransition, RubricReview, Status, check_transition,
+)
 from authoring.blueprint_files import BlueprintFileError, dump_blueprint, read_blueprint, write_atomically
 from authoring.taxonomy import CELLS
 
@@ -137,6 +139,10 @@ class BlueprintStore:
     def decide(self, blueprint_id: str, status: Status, *, actor: str, reason: str) -> Blueprint:
         """A human decision: status change with actor and reason on record."""
 
+        if status not in HUMAN_DECISIONS:
+            allowed = ", ".join(sorted(HUMAN_DECISIONS))
+            raise IllegalTransition(f"a person decides {allowed}; {status} is set by the toolkit")
+
         def apply(current: Blueprint) -> Blueprint:
             check_transition(current.status, status)
             if overturns(current, status) and not reason.strip():
@@ -147,6 +153,12 @@ class BlueprintStore:
             return current.model_copy(update={"status": status, "decisions": [*current.decisions, decision]})
 
         return self.update(blueprint_id, apply, actor=actor, reason=reason)
+
+    def advance(self, blueprint_id: str, status: Status, *, actor: str, reason: str) -> Blueprint:
+        """A pipeline stage moves the blueprint on (implemented, calibrated, admitted); git records who and why."""
+        if status in HUMAN_DECISIONS - {Status.REJECTED}:
+            raise IllegalTransition(f"{status} is a person's decision; use decide")
+        return self.update(blueprint_id, lambda current: current.moved_to(status), actor=actor, reason=reason)
 
     def record_review(self, blueprint_id: str, review: RubricReview, *, actor: str) -> Blueprint:
         """An LLM rubric review: scores stored, status moved to the review's band."""

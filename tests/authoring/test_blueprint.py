@@ -177,6 +177,10 @@ LEGAL = [
     (Status.KEPT, Status.REJECTED),
     (Status.DROPPED, Status.ACCEPTED),
     (Status.DROPPED, Status.REJECTED),
+    # a later rubric review (new rubric or prompt version) may move a blueprint between bands
+    (Status.KEPT, Status.DROPPED),
+    (Status.NEEDS_REVIEW, Status.KEPT),
+    (Status.DROPPED, Status.NEEDS_REVIEW),
     # then the pipeline
     (Status.ACCEPTED, Status.IMPLEMENTED),
     (Status.IMPLEMENTED, Status.CALIBRATED),
@@ -195,8 +199,8 @@ ILLEGAL = [
     (Status.ACCEPTED, Status.CALIBRATED),
     (Status.IMPLEMENTED, Status.ADMITTED),
     (Status.ADMITTED, Status.PROPOSED),
-    (Status.KEPT, Status.DROPPED),
     (Status.ACCEPTED, Status.ACCEPTED),
+    (Status.ACCEPTED, Status.KEPT),
 ]
 
 

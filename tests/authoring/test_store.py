@@ -109,6 +109,14 @@ def test_an_illegal_decision_changes_nothing(store):
     assert git(store.audit.root, "rev-list", "--count", "HEAD") == commits
 
 
+@pytest.mark.parametrize("status", [Status.KEPT, Status.IMPLEMENTED, Status.ADMITTED, Status.PROPOSED])
+def test_a_person_only_accepts_rejects_or_sends_back(store, status):
+    fill(store)
+    with pytest.raises(IllegalTransition, match="a person decides accepted, needs_review, rejected"):
+        store.decide("look-at-me", status, actor="alice", reason="because")
+    assert store.get("look-at-me").decisions == []
+
+
 @pytest.mark.parametrize("blueprint_id, decision", [("keep-me", Status.REJECTED), ("drop-me", Status.ACCEPTED)])
 def test_overturning_the_rubric_needs_a_reason(store, blueprint_id, decision):
     fill(store)
@@ -126,11 +134,20 @@ def test_confirming_the_rubric_needs_no_reason(store):
 
 def test_full_lifecycle_through_the_store(store):
     fill(store)
-    for status in [Status.ACCEPTED, Status.IMPLEMENTED, Status.CALIBRATED, Status.ADMITTED]:
-        store.decide("keep-me", status, actor="alice", reason=f"to {status}")
+    store.decide("keep-me", Status.ACCEPTED, actor="alice", reason="to accepted")
+    for status in [Status.IMPLEMENTED, Status.CALIBRATED, Status.ADMITTED]:
+        store.advance("keep-me", status, actor="pipeline", reason=f"to {status}")
     final = store.get("keep-me")
     assert final.status == Status.ADMITTED
-    assert [d.new_status for d in final.decisions] == ["accepted", "implemented", "calibrated", "admitted"]
+    assert [d.new_status for d in final.decisions] == ["accepted"]
+    subjects = git(store.audit.root, "log", "--format=%an %s", "--", str(store.find("keep-me").relative_to(store.audit.root))).splitlines()
+    assert subjects[:3] == [
+        "pipeline blueprint keep-me: calibrated → admitted",
+        "pipeline blueprint keep-me: implemented → calibrated",
+        "pipeline blueprint keep-me: accepted → implemented",
+    ]
+    with pytest.raises(IllegalTransition, match="use decide"):
+        store.advance("keep-me", Status.ACCEPTED, actor="pipeline", reason="")
 
 
 def test_update_with_no_change_is_refused(store):
