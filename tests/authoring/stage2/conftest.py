@@ -12,6 +12,7 @@ from authoring.stage2.agent_environment import SUBMIT_LINE
 from authoring.store import BlueprintStore
 
 FIXTURES = Path(__file__).with_name("fixtures")
+collect_ignore = ["fixtures"]
 GOOD_PAIR = FIXTURES / "pair"
 WRONG_HARM = FIXTURES / "harm-query-only.py"
 REPO_ROOT = Path(__file__).resolve().parents[3]

@@ -5,12 +5,16 @@ import threading
 
 import git
 import pytest
+import typer
 import yaml
+from typer.testing import CliRunner
 
 from authoring.blueprint import Status
+from authoring.cli.implement import implement as implement_command
 from authoring.model_servers import ScriptedModelServer
 from authoring.pairs.format import load_pair
 from authoring.pairs.lint import lint_pair
+from authoring.stage2.agent_environment import Interrupted
 from authoring.stage2.attempt import ImplementConfig
 from authoring.stage2.batch import implement_batch, implement_one
 from authoring.stage2.model import ModelSettings
@@ -36,8 +40,20 @@ def implement(docker_client, project, store, script, base_image, **options):
     return outcomes[0], server.requests
 
 
-def test_a_pair_that_passes_is_published_with_its_provenance(docker_client, base_image, project, store):
+def test_an_interrupted_attempt_restarts_cleanly_and_a_passing_pair_is_published(
+        docker_client, base_image, project, store):
+    stop = threading.Event()
+    stop.set()
+    with ScriptedModelServer(PairScript(write_pair_commands())) as server, pytest.raises(Interrupted):
+        implement_one(docker_client, project, store, store.get(BLUEPRINT), config_for(server, base_image), stop)
+    interrupted = attempts(project.runs / "stage2", BLUEPRINT)
+    assert [a.number for a in interrupted] == [1] and not interrupted[0].result.exists()
+    (interrupted[0].folder / "leftover").write_text("from the interrupted run")
+
     outcome, requests = implement(docker_client, project, store, PairScript(write_pair_commands()), base_image)
+
+    assert [a.number for a in attempts(project.runs / "stage2", BLUEPRINT)] == [1]
+    assert not (interrupted[0].folder / "leftover").exists()
 
     assert outcome.result.status == "implemented", outcome.result.reason
     assert outcome.result.repair_rounds == 0 and outcome.result.rounds[0].references == 6
@@ -90,3 +106,19 @@ def test_a_pair_that_never_passes_is_kept_out_with_a_report(docker_client, base_
 
     rerun = implement_one(docker_client, project, store, store.get(BLUEPRINT), ImplementConfig(), threading.Event())
     assert rerun.skipped.startswith("failed in attempt 1")
+
+
+def test_the_command_line_implements_accepted_blueprints(docker_client, base_image, project, monkeypatch):
+    monkeypatch.setenv("V3AST_ROOT", str(project.root))
+    with ScriptedModelServer(PairScript(write_pair_commands())) as server:
+        result = CliRunner().invoke(typer_app(implement_command), [
+            "--accepted", "--model", "scripted", "--base-url", server.base_url, "--max-repair-rounds", "0"])
+    assert result.exit_code == 0, result.output
+    assert f"{BLUEPRINT}: implemented" in result.output and "1 implemented" in result.output
+    assert (project.generated_tasks / BLUEPRINT / "pair.yaml").is_file()
+
+
+def typer_app(command):
+    app = typer.Typer()
+    app.command()(command)
+    return app
