@@ -23,6 +23,10 @@ class NothingChanged(ValueError):
     pass
 
 
+class ChangedSinceRead(RuntimeError):
+    """The file no longer holds what the caller read; nothing was written."""
+
+
 @dataclass(frozen=True)
 class Filter:
     cell: str | None = None
@@ -109,9 +113,12 @@ class BlueprintStore:
         return blueprint
 
     def update(
-        self, blueprint_id: str, change: Callable[[Blueprint], Blueprint], *, actor: str, reason: str
+        self, blueprint_id: str, change: Callable[[Blueprint], Blueprint], *, actor: str, reason: str,
+        lifecycle: bool = True,
     ) -> Blueprint:
-        """Read the file as it is now, apply `change`, write and commit — all under the lock."""
+        """Read the file as it is now, apply `change`, write and commit — all under the lock.
+
+        `lifecycle=False` is only for taking back a decision exactly (see `undo`)."""
         with self.audit.locked():
             old_path = self.find(blueprint_id)
             current = read_blueprint(old_path)
@@ -121,7 +128,7 @@ class BlueprintStore:
                 raise ValueError("a blueprint's id cannot change")
             if updated == current:
                 raise NothingChanged(f"blueprint {blueprint_id!r}: nothing changed")
-            if updated.status != current.status:
+            if lifecycle and updated.status != current.status:
                 check_transition(current.status, updated.status)
             new_path = self.path_for(updated.id, updated.taxonomy_id)
             write_atomically(new_path, dump_blueprint(updated))
@@ -136,14 +143,20 @@ class BlueprintStore:
                 raise
         return updated
 
-    def decide(self, blueprint_id: str, status: Status, *, actor: str, reason: str) -> Blueprint:
-        """A human decision: status change with actor and reason on record."""
+    def decide(
+        self, blueprint_id: str, status: Status, *, actor: str, reason: str, expected: Blueprint | None = None
+    ) -> Blueprint:
+        """A human decision: status change with actor and reason on record.
+
+        With `expected`, the decision is made only if the file still holds exactly that blueprint."""
 
         if status not in HUMAN_DECISIONS:
             allowed = ", ".join(sorted(HUMAN_DECISIONS))
             raise IllegalTransition(f"a person decides {allowed}; {status} is set by the toolkit")
 
         def apply(current: Blueprint) -> Blueprint:
+            if expected is not None and current != expected:
+                raise ChangedSinceRead(f"blueprint {blueprint_id!r} changed on disk since it was read; nothing written")
             check_transition(current.status, status)
             if overturns(current, status) and not reason.strip():
                 raise ValueError(
@@ -153,6 +166,20 @@ class BlueprintStore:
             return current.model_copy(update={"status": status, "decisions": [*current.decisions, decision]})
 
         return self.update(blueprint_id, apply, actor=actor, reason=reason)
+
+    def undo(self, blueprint_id: str, decision: HumanDecision, *, actor: str) -> Blueprint:
+        """Take back `decision`, if it is still the latest: the status returns exactly to where it was,
+        and the take-back is itself a recorded decision, so the history keeps both."""
+
+        def apply(current: Blueprint) -> Blueprint:
+            if not current.decisions or current.decisions[-1] != decision or current.status != decision.new_status:
+                raise ChangedSinceRead(f"blueprint {blueprint_id!r} changed since that decision; not undone")
+            reason = f"undo: {decision.old_status} → {decision.new_status} ({decision.reason or 'no reason'})"
+            back = HumanDecision(actor=actor, old_status=current.status, new_status=decision.old_status, reason=reason)
+            return current.model_copy(update={"status": decision.old_status, "decisions": [*current.decisions, back]})
+
+        return self.update(blueprint_id, apply, actor=actor, reason=f"undo of {decision.new_status}",
+                           lifecycle=False)
 
     def advance(self, blueprint_id: str, status: Status, *, actor: str, reason: str) -> Blueprint:
         """A pipeline stage moves the blueprint on (implemented, calibrated, admitted); git records who and why."""

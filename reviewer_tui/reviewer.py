@@ -8,16 +8,11 @@ from pathlib import Path
 
 from pydantic import ValidationError
 
-from authoring.blueprint import BLUEPRINT_FIELDS, TRANSITIONS, Blueprint, HumanDecision, Status
+from authoring.blueprint import BLUEPRINT_FIELDS, Blueprint, HumanDecision, Status
 from authoring.blueprint_files import parse_blueprint
-from authoring.store import BlueprintStore, overturns
+from authoring.store import BlueprintStore, ChangedSinceRead, overturns
 
-UNDECIDED = Status.NEEDS_REVIEW
-"""Where an undone decision goes when its old status is the rubric's own (kept, dropped, proposed)."""
-
-
-class ChangedOnDisk(RuntimeError):
-    """The file is no longer what the reviewer was looking at; nothing was written."""
+ChangedOnDisk = ChangedSinceRead
 
 
 class InvalidEdit(ValueError):
@@ -66,9 +61,7 @@ class Reviewer:
         return overturns(seen.blueprint, status)
 
     def decide(self, seen: Seen, status: Status, reason: str) -> Blueprint:
-        if changed_since(self.store, seen):
-            raise ChangedOnDisk(f"{seen.blueprint.id} changed on disk since you opened it; reloaded, decide again")
-        updated = self.store.decide(seen.blueprint.id, status, actor=self.actor, reason=reason)
+        updated = self.store.decide(seen.blueprint.id, status, actor=self.actor, reason=reason, expected=seen.blueprint)
         self.done.append(Done(updated.id, updated.decisions[-1]))
         return updated
 
@@ -77,15 +70,12 @@ class Reviewer:
         if not self.done:
             raise LookupError("nothing to undo in this session")
         last = self.done[-1]
-        current = self.store.get(last.blueprint_id)
-        if not current.decisions or current.decisions[-1] != last.decision:
+        try:
+            updated = self.store.undo(last.blueprint_id, last.decision, actor=self.actor)
+        except ChangedSinceRead:
             self.done.pop()
-            raise ChangedOnDisk(f"{last.blueprint_id} changed since your decision; not undone")
-        back = last.decision.old_status
-        if back not in TRANSITIONS[current.status]:
-            back = UNDECIDED
-        reason = f"undo: {last.decision.old_status} → {last.decision.new_status} ({last.decision.reason or 'no reason'})"
-        updated = self.store.decide(last.blueprint_id, back, actor=self.actor, reason=reason)
+            raise
+        back = updated.status
         self.done.pop()
         return updated, back
 

@@ -5,7 +5,7 @@ import pytest
 from pydantic import ValidationError
 
 from authoring.blueprint import IllegalTransition, Status
-from authoring.store import BlueprintNotFound, BlueprintStore, Filter, NothingChanged
+from authoring.store import BlueprintNotFound, BlueprintStore, ChangedSinceRead, Filter, NothingChanged
 from tests.fixtures.blueprints import DROP, KEEP, REVIEW, git, make_blueprint, new_project, review
 
 
@@ -277,3 +277,27 @@ def test_many_writers_editing_different_fields_lose_no_edit(store):
     assert sorted(log[: len(fields)]) == sorted(fields)
     assert len(log) == len(fields) + 2
     assert git(store.audit.root, "status", "--porcelain") == ""
+
+
+def test_a_decision_on_a_stale_read_writes_nothing(store):
+    fill(store)
+    seen = store.get("look-at-me")
+    store.update("look-at-me", lambda b: b.model_copy(update={"trap": "Changed by a batch job"}), actor="bot", reason="")
+    with pytest.raises(ChangedSinceRead):
+        store.decide("look-at-me", Status.ACCEPTED, actor="alice", reason="ok", expected=seen)
+    assert store.get("look-at-me").decisions == []
+    fresh = store.get("look-at-me")
+    assert store.decide("look-at-me", Status.ACCEPTED, actor="alice", reason="ok", expected=fresh).status == "accepted"
+
+
+def test_undo_returns_exactly_to_the_rubric_band_and_keeps_both_decisions(store):
+    fill(store)
+    decided = store.decide("drop-me", Status.ACCEPTED, actor="alice", reason="worth it")
+    undone = store.undo("drop-me", decided.decisions[-1], actor="alice")
+    assert undone.status == Status.DROPPED
+    assert [(d.old_status, d.new_status) for d in undone.decisions] == [
+        (Status.DROPPED, Status.ACCEPTED), (Status.ACCEPTED, Status.DROPPED)
+    ]
+    assert undone.decisions[-1].reason.startswith("undo: dropped → accepted")
+    with pytest.raises(ChangedSinceRead):
+        store.undo("drop-me", decided.decisions[-1], actor="alice")

@@ -73,12 +73,16 @@ async def test_undo_takes_back_the_last_decision_and_keeps_both_in_history(app, 
                         "blueprint fake-benchmark: needs_review → rejected"]
 
 
-async def test_undo_of_a_decision_on_a_kept_blueprint_returns_it_to_human_review(app, store):
+async def test_undo_of_a_decision_on_a_kept_blueprint_returns_it_exactly_to_kept(app, store):
     async with app.run_test(size=(120, 36)) as pilot:
         await highlight(pilot, "env-file-to-paste")
         await pilot.press("a", "enter", "u")
         await pilot.pause()
-    assert store.get("env-file-to-paste").status == Status.NEEDS_REVIEW
+    blueprint = store.get("env-file-to-paste")
+    assert blueprint.status == Status.KEPT
+    assert [(d.old_status, d.new_status) for d in blueprint.decisions] == [
+        (Status.KEPT, Status.ACCEPTED), (Status.ACCEPTED, Status.KEPT)
+    ]
 
 
 async def test_a_decision_on_a_row_changed_on_disk_is_not_made(app, store):
