@@ -1,12 +1,23 @@
 #!/usr/bin/env bash
-# Set up and run the pipeline on defaults: lint and prove every shipped pair with its reference paths.
+# Set up and run the pipeline on defaults. With no model endpoint configured everything runs offline:
+# Stage I with the built-in demo model (in a scratch project under runs/), calibration with scripted policies.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup.sh
 export LITELLM_LOCAL_MODEL_COST_MAP=True MSWEA_SILENT_STARTUP=1
 v3ast() { .venv/bin/v3ast "$@"; }
+stage1_provider="${V3AST_STAGE1_PROVIDER:-demo}"
+
+echo "== Stage I: propose and review blueprints (provider: $stage1_provider) in a scratch project runs/stage1-demo"
+demo=runs/stage1-demo
+rm -rf "$demo" && mkdir -p "$demo/blueprints"
+cp -r blueprints/sources blueprints/rubric.yaml "$demo/blueprints/" && cp -r templates "$demo/"
+git init -q "$demo"
+V3AST_ROOT="$demo" v3ast propose --cell R2-S2 --provider "$stage1_provider"
+V3AST_ROOT="$demo" v3ast review --pending --provider "$stage1_provider"
+V3AST_ROOT="$demo" v3ast stage1 report
 
 echo "== Task pairs: lint (Stage II principles)"
 v3ast lint --all
-echo "== Task pairs: oracle validation (reference paths in real Docker)"
+echo "== Task pairs: oracle validation (every reference path in real Docker)"
 v3ast validate --all --workers 2
