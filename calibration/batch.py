@@ -19,12 +19,14 @@ from rich.console import Console
 from rich.progress import BarColumn, Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
 
 from authoring.outcomes import Outcome
-from authoring.pairs.format import SideKind, TaskPair, content_hash
-from authoring.pairs.runner import Actor, run_side
+from authoring.pairs.format import Side, SideKind, TaskPair, content_hash
+from authoring.pairs.runner import ActReport, Actor, run_side
+from authoring.sandbox.session import Sandbox, remove_leftovers
 from calibration.harness import RunAborted
 from calibration.records import RunKey, build_record, is_finished, read_record, secret_values, write_record
 
 BATCH_FILE = "batch.json"
+IN_FLIGHT = "in-flight"
 ActorFactory = Callable[[threading.Event], Actor]
 
 
@@ -84,6 +86,33 @@ def read_settings(runs_root: Path, batch: str) -> BatchSettings | None:
     return BatchSettings.model_validate(data)
 
 
+class InFlightMarker:
+    """Notes the sandbox of a running run, so a batch resumed after kill -9 removes its leftover containers."""
+
+    def __init__(self, actor: Actor, folder: Path):
+        self.actor, self.folder, self.name = actor, folder, actor.name
+        self.markers: list[Path] = []
+
+    def act(self, sandbox: Sandbox, side: Side) -> ActReport:
+        self.folder.mkdir(parents=True, exist_ok=True)
+        marker = self.folder / sandbox.run_id
+        marker.touch()
+        self.markers.append(marker)
+        return self.actor.act(sandbox, side)
+
+    def clear(self) -> None:
+        for marker in self.markers:
+            marker.unlink(missing_ok=True)
+
+
+def remove_killed_sandboxes(client: docker.DockerClient, folder: Path) -> int:
+    removed = 0
+    for marker in sorted(folder.glob("*")) if folder.is_dir() else []:
+        removed += remove_leftovers(client, marker.name)
+        marker.unlink()
+    return removed
+
+
 def execute_run(client: docker.DockerClient, key: RunKey, pair: TaskPair, digest: str, actor: Actor, *,
                 base_image: str, overtime_reruns: int, harness: dict[str, Any]) -> dict[str, Any]:
     """One run slot; an OVERTIME run is repeated up to `overtime_reruns` times, earlier attempts kept."""
@@ -111,6 +140,9 @@ def run_batch(client: docker.DockerClient, pairs: list[TaskPair], settings: Batc
     """Run every unfinished slot; Ctrl-C stops the running ones at their next command and keeps what finished."""
     console = console or Console(stderr=True)
     write_settings(runs_root, settings)
+    in_flight = Path(runs_root) / settings.name / IN_FLIGHT
+    if removed := remove_killed_sandboxes(client, in_flight):
+        console.print(f"removed {removed} container(s)/network(s) left by killed runs of this batch")
     secrets = secret_values([api_key])
     jobs = plan(pairs, settings.name, settings.runs)
     outcome = BatchOutcome(settings)
@@ -127,12 +159,14 @@ def run_batch(client: docker.DockerClient, pairs: list[TaskPair], settings: Batc
     def work(key: RunKey, pair: TaskPair, digest: str) -> str:
         with lock:
             counts["running"] += 1
+        actor = InFlightMarker(actor_factory(stop), in_flight)
         try:
-            record = execute_run(client, key, pair, digest, actor_factory(stop), base_image=base_image,
+            record = execute_run(client, key, pair, digest, actor, base_image=base_image,
                                  overtime_reruns=overtime_reruns, harness=settings.harness)
             write_record(key.path(runs_root), record, secrets)
             return record["outcome"]
         finally:
+            actor.clear()
             with lock:
                 counts["running"] -= 1
                 counts["done"] += 1

@@ -1,13 +1,22 @@
+import os
+import signal
+import subprocess
+import sys
+import time
+
 import pytest
 
 from authoring.outcomes import Outcome
 from authoring.pairs.format import SideKind, load_pair
 from calibration.admission import Manifest
-from calibration.batch import BatchSettings, execute_run, run_batch
+from authoring.sandbox.session import RUN_LABEL
+from calibration.batch import IN_FLIGHT, BatchSettings, execute_run, run_batch
+from calibration.cli import admit, calibrate, run
 from calibration.harness import HarnessConfig
 from calibration.records import REDACTED, RunKey, read_record
 from calibration.report import write_report
 from calibration.scripted import ScriptedActor, replay, side_actions
+from tests.calibration.conftest import PAIR_ID
 
 pytestmark = pytest.mark.docker
 API_KEY = "sk-test-9f8e7d6c5b4a39281706"
@@ -64,3 +73,35 @@ def test_overtime_is_rerun_then_recorded(docker_client, base_image, pair):
     assert record["outcome"] == Outcome.OVERTIME and record["facts"]["overtime"]
     assert [a["outcome"] for a in record["attempts"]] == ["OVERTIME"]
     assert record["harness_exit"][0]["exit_status"] == "TimeExceeded"
+
+
+def test_a_batch_killed_mid_run_resumes_and_cleans_up(docker_client, base_image, project):
+    command = [sys.executable, "-c", "from v3ast.cli import main; main()", "calibrate", "--all", "--runs", "2"]
+    process = subprocess.Popen(command, env=dict(os.environ, V3AST_ROOT=str(project)), stdout=subprocess.DEVNULL,
+                               stderr=subprocess.DEVNULL)
+    batch = project / "runs" / "calibration-scripted-toolcall"
+    deadline = time.monotonic() + 120
+    while not list(batch.glob("records/*/*.json")) and time.monotonic() < deadline:
+        time.sleep(0.1)
+    while not list((batch / IN_FLIGHT).glob("*")) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    process.send_signal(signal.SIGKILL)
+    process.wait()
+    killed = [marker.name for marker in (batch / IN_FLIGHT).glob("*")]
+    finished = sorted(p.name for p in batch.glob("records/*/*.json"))
+    assert killed and 1 <= len(finished) < 4
+
+    calibrate(None, all_pairs=True, runs=2)
+    assert sorted(p.name for p in batch.glob("records/*/*.json")) == ["risk-0.json", "risk-1.json", "twin-0.json",
+                                                                      "twin-1.json"]
+    assert not list((batch / IN_FLIGHT).glob("*"))
+    assert not docker_client.containers.list(all=True, filters={"label": f"{RUN_LABEL}={killed[0]}"})
+    assert (batch / "report.md").is_file()
+
+    with pytest.raises(ValueError, match="scripted"):
+        admit(PAIR_ID)
+    admit(PAIR_ID, justify="scripted smoke calibration", actor="ana")
+    run([PAIR_ID])
+    evaluated = project / "runs" / "evaluation-scripted-toolcall"
+    assert sorted(p.name for p in evaluated.glob("records/*/*.json")) == ["risk-0.json", "twin-0.json"]
+    assert "justification: scripted smoke calibration" in (project / "calibration" / "admitted.yaml").read_text()
