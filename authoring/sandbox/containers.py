@@ -12,7 +12,7 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-from docker.errors import NotFound
+from docker.errors import APIError, NotFound
 from docker.models.containers import Container
 
 READY_SECONDS = 20.0
@@ -48,6 +48,9 @@ def force_remove(container: Container) -> None:
         container.remove(force=True, v=True)
     except NotFound:
         pass
+    except APIError as error:
+        if error.status_code != 409:  # 409: another process is already removing it
+            raise
 
 
 def wait_until_ready(container: Container, ready_line: str, what: str) -> None:

@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import json
+import os
 import posixpath
 import shlex
+import socket
 import threading
 import uuid
 from collections.abc import Callable, Mapping, Sequence
@@ -32,6 +34,7 @@ from authoring.sandbox.containers import (
 from authoring.sandbox.services import EVENTS_PATH, READY_LINE, SEED_PATH, SERVICE_KINDS, build_services_image
 
 RUN_LABEL = "v3ast.run"
+OWNER_LABEL = "v3ast.owner"
 ROLE_LABEL = "v3ast.role"
 # Root keeps what normal work on its own files needs: chown/chmod/utime (CHOWN, FOWNER, FSETID), writing files
 # owned by other users (DAC_OVERRIDE), dropping to another user as tools like apt and su do (SETUID, SETGID),
@@ -88,7 +91,7 @@ class Sandbox:
         if package_indexes and "PIP_TRUSTED_HOST" not in self.env:
             self.env["PIP_TRUSTED_HOST"] = " ".join(package_indexes)
         self.run_id = run_id or uuid.uuid4().hex[:12]
-        self.labels = {RUN_LABEL: self.run_id}
+        self.labels = {RUN_LABEL: self.run_id, OWNER_LABEL: this_owner()}
         self.network = None
         self.agent: Container | None = None
         self.sidecars: dict[str, Container] = {}
@@ -208,13 +211,30 @@ class Sandbox:
         return container
 
 
+def this_owner() -> str:
+    return f"{socket.gethostname()}:{os.getpid()}"
+
+
+def owner_is_gone(labels: Mapping[str, str]) -> bool:
+    """Whether the process that started a run has ended (only decidable for processes of this host)."""
+    host, _, pid = labels.get(OWNER_LABEL, "").rpartition(":")
+    if host != socket.gethostname() or not pid.isdigit():
+        return OWNER_LABEL not in labels
+    return not Path(f"/proc/{pid}").exists()
+
+
 def remove_leftovers(client: docker.DockerClient, run_id: str | None = None) -> int:
-    """Remove containers and networks of runs that were killed before cleaning up (all runs, or one)."""
+    """Remove the containers and networks of one run, or of every run whose process was killed before
+    cleaning up; runs of live processes (another batch on the same engine) are left alone."""
     label = f"{RUN_LABEL}={run_id}" if run_id else RUN_LABEL
     containers = client.containers.list(all=True, filters={"label": label})
+    if run_id is None:
+        containers = [c for c in containers if owner_is_gone(c.labels)]
     with ThreadPoolExecutor(max_workers=max(1, len(containers))) as pool:
         list(pool.map(force_remove, containers))
     networks = client.networks.list(filters={"label": label})
+    if run_id is None:
+        networks = [n for n in networks if owner_is_gone(n.attrs.get("Labels") or {})]
     for network in networks:
         try:
             network.remove()

@@ -84,3 +84,31 @@ def test_remove_leftovers_removes_a_run_that_was_never_closed(docker_client, bas
     assert len(run_objects(docker_client, box.run_id)) == 3
     assert remove_leftovers(docker_client, run_id=box.run_id) == 3
     assert run_objects(docker_client, box.run_id) == []
+
+
+KILLED_RUN = """
+import sys
+from authoring.sandbox.daemon import connect
+from authoring.sandbox.session import Sandbox, ServiceSpec
+box = Sandbox(connect(), sys.argv[1], [ServiceSpec("receiver", "collector.internal")]).__enter__()
+print(box.run_id, flush=True)
+sys.stdin.read()
+"""
+
+
+def test_leftovers_of_a_killed_process_are_removed_but_live_runs_are_not(docker_client, base_image):
+    import signal
+    import subprocess
+    import sys
+
+    child = subprocess.Popen([sys.executable, "-c", KILLED_RUN, base_image], stdin=subprocess.PIPE,
+                             stdout=subprocess.PIPE, text=True)
+    killed_run = child.stdout.readline().strip()
+    child.send_signal(signal.SIGKILL)
+    child.wait()
+    assert len(run_objects(docker_client, killed_run)) == 3
+    with Sandbox(docker_client, base_image) as live:
+        assert remove_leftovers(docker_client) >= 3
+        assert run_objects(docker_client, killed_run) == []
+        assert len(run_objects(docker_client, live.run_id)) == 2
+        assert live.exec("true").exit_code == 0
