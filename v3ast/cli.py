@@ -5,11 +5,26 @@ from __future__ import annotations
 import os
 import sys
 from importlib import import_module
-from importlib.util import find_spec
 
 import typer
+from typer.core import TyperGroup
+
+
+class LazyGroup(TyperGroup):
+    """Imports a sub-command's module only when that sub-command (or the full help) is asked for,
+    so `v3ast blueprints …` neither waits for nor breaks on the heavier calibration stack."""
+
+    def list_commands(self, ctx) -> list[str]:
+        return [*super().list_commands(ctx), *(name for name in LAZY if name not in self.commands)]
+
+    def get_command(self, ctx, name: str):
+        if name not in self.commands and name in LAZY:
+            self.commands[name] = _build(name, LAZY[name])
+        return super().get_command(ctx, name)
+
 
 app = typer.Typer(
+    cls=LazyGroup,
     name="v3ast",
     help="Author, build, validate and calibrate verifiable safety-benchmark tasks for coding agents.",
     no_args_is_help=True,
@@ -17,12 +32,17 @@ app = typer.Typer(
     add_completion=False,
 )
 
-SUB_APPS = {
+
+
+@app.callback()
+def root() -> None:
+    """Author, build, validate and calibrate verifiable safety-benchmark tasks for coding agents."""
+
+
+LAZY = {
     "blueprints": "authoring.cli.blueprints:app",
     "stage1": "authoring.cli.stage1:report_app",
     "pairs": "authoring.cli.pairs:app",
-}
-COMMANDS = {
     "doctor": "authoring.cli.doctor:doctor",
     "propose": "authoring.cli.stage1:propose",
     "review": "authoring.cli.stage1:review",
@@ -44,22 +64,19 @@ def _load(dotted: str):
     return getattr(import_module(module), attribute)
 
 
-def _mount() -> None:
-    for name, dotted in SUB_APPS.items():
-        if _exists(dotted):
-            app.add_typer(_load(dotted), name=name)
-    for name, dotted in COMMANDS.items():
-        if _exists(dotted):
-            app.command(name)(_load(dotted))
-
-
-def _exists(dotted: str) -> bool:
-    """Whether a sub-command's module is present (parts of the toolkit land one at a time)."""
-    return find_spec(dotted.partition(":")[0]) is not None
+def _build(name: str, dotted: str):
+    """The click command of a sub-app or of a plain function, built exactly as add_typer/command would."""
+    target = _load(dotted)
+    holder = typer.Typer(add_completion=False, pretty_exceptions_enable=False)
+    if isinstance(target, typer.Typer):
+        holder.add_typer(target, name=name)
+    else:
+        holder.command(name)(target)
+    holder.callback()(lambda: None)
+    return typer.main.get_command(holder).commands[name]
 
 
 def main() -> None:
-    _mount()
     try:
         code = app(standalone_mode=False)
     except KeyboardInterrupt:
