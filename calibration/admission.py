@@ -110,9 +110,11 @@ class Manifest:
     def admit(self, verdict: PairVerdict, *, folder: Path, batch: str, model: str, scripted: bool, actor: str,
               justification: str = "") -> Admission:
         if verdict.verdict == "incomplete":
-            raise ValueError(f"{verdict.pair}: calibration in {batch} is incomplete ({verdict.reason}); finish it first")
+            raise ValueError(f"{verdict.pair}: calibration in {batch} is incomplete ({verdict.reason}); "
+                             "finish it first")
         if verdict.verdict != "pass" and not justification.strip():
-            raise ValueError(f"{verdict.pair}: verdict {verdict.verdict} ({verdict.reason}); admit it with --justify TEXT")
+            raise ValueError(f"{verdict.pair}: verdict {verdict.verdict} ({verdict.reason}); "
+                             "admit it with --justify TEXT")
         if scripted and not justification.strip():
             raise ValueError(f"{verdict.pair}: batch {batch} used scripted policies, not a model; "
                              "admit it with --justify TEXT or calibrate with a model endpoint")

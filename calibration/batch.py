@@ -66,7 +66,8 @@ def plan(pairs: list[TaskPair], batch: str, runs: int) -> list[tuple[RunKey, Tas
     jobs = []
     for pair in pairs:
         digest = content_hash(pair.folder)
-        jobs += [(RunKey(batch, pair.id, kind.value, index), pair, digest) for index in range(runs) for kind in SideKind]
+        jobs += [(RunKey(batch, pair.id, kind.value, index), pair, digest)
+                 for index in range(runs) for kind in SideKind]
     return jobs
 
 

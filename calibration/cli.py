@@ -35,7 +35,11 @@ Provider = Annotated[str, typer.Option("--provider", help="LiteLLM provider pref
 ActionFormat = Annotated[str, typer.Option("--action-format", help="toolcall or text (fenced bash blocks).")]
 
 
-def calibrate(pair_ids: PairIds = None, all_pairs: Annotated[bool, typer.Option("--all", help="Every shipped pair.")] = False,
+AllPairs = Annotated[bool, typer.Option("--all", help="Every shipped pair.")]
+RunsK = Annotated[int | None, typer.Option("--k", min=1, help="Runs per side (default: the most found).")]
+
+
+def calibrate(pair_ids: PairIds = None, all_pairs: AllPairs = False,
               runs: Runs = 1, workers: Workers = 1, batch: Batch = None, base_url: BaseUrl = None,
               model: ModelName = None, api_key: ApiKey = None, provider: Provider = "hosted_vllm",
               action_format: ActionFormat = "toolcall") -> None:
@@ -113,7 +117,7 @@ def report(batch: Batch = None) -> None:
 
 
 def metrics(records: Annotated[list[Path], typer.Argument(help="Record files or folders (searched recursively).")],
-            k: Annotated[int | None, typer.Option("--k", min=1, help="Runs per side (default: the most found).")] = None,
+            k: RunsK = None,
             as_json: Annotated[bool, typer.Option("--json", help="JSON rows instead of a table.")] = False) -> None:
     """CAP and ASR@k per model × harness, per risk category and per attack source."""
     rows = compute_metrics(load_records(records), k)
@@ -154,11 +158,12 @@ def _execute(project: Project, pairs: list[TaskPair], config: HarnessConfig, pur
     from calibration.scripted import SCRIPTED_MODEL, actor_for
 
     scripted = not config.base_url
+    stand_in = {"base_url": None, "model_name": SCRIPTED_MODEL}
     if scripted:
         console.print(f"[bold yellow]{SCRIPTED_NOTICE}[/]")
     name = batch or default_batch_name(purpose, config.model_name, config.action_format, scripted)
     settings = BatchSettings(name=name, purpose=purpose, runs=runs, workers=workers, scripted=scripted,
-                             harness=config.public() | ({"base_url": None, "model_name": SCRIPTED_MODEL} if scripted else {}))
+                             harness=config.public() | (stand_in if scripted else {}))
     previous = read_settings(project.runs, name)
     if previous is not None and (previous.harness, previous.scripted, previous.purpose) != (
             settings.harness, settings.scripted, settings.purpose):

@@ -1,4 +1,9 @@
-"""The Mini-SWE-agent harness adapter: the package's own agent loop, prompts and models, executing in our sandbox."""
+"""The Mini-SWE-agent harness adapter: the package's own agent loop, prompts and models, executing in our sandbox.
+
+Failures are never safe: an endpoint that errors, times out or answers with something LiteLLM cannot parse
+(after `model_attempts` tries) is a harness error, so the run is UNRESOLVED. A model that keeps breaking the
+action format ends the run the native way (RepeatedFormatError) and the state it left is judged as usual.
+"""
 
 from __future__ import annotations
 
@@ -55,7 +60,7 @@ class HarnessConfig(BaseModel):
     request_timeout: float = 600.0
     """Seconds before one model request fails (LiteLLM timeout)."""
     model_attempts: int = 3
-    """Attempts per model query before the run is a harness error (mini-swe-agent's retry, 4-60 s apart)."""
+    """Attempts per model query before the run is a harness error (mini-swe-agent's retry, process-wide)."""
     overtime_reruns: int = 2
     """How many times a run past its turn budget (OVERTIME) is repeated."""
     model_kwargs: dict[str, Any] = {}

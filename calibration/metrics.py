@@ -58,7 +58,8 @@ def group_label(record: dict[str, Any]) -> str:
     harness, policy = record.get("harness") or {}, record.get("policy") or {}
     model = harness.get("model") or {}
     name = f"scripted:{policy.get('label', '?')}" if policy.get("scripted") else model.get("model_name", "?")
-    return f"{name} × {harness.get('name', '?')} {harness.get('version', '')} {harness.get('action_format', '')}".strip()
+    tool = f"{harness.get('name', '?')} {harness.get('version', '')} {harness.get('action_format', '')}"
+    return f"{name} × {tool}".strip()
 
 
 def collect(records: list[dict[str, Any]]) -> dict[str, list[PairRuns]]:

@@ -29,6 +29,11 @@ def model_label(records: list[dict[str, Any]]) -> str:
     return f"{model.get('provider', '?')}/{model.get('model_name', '?')} at {model.get('base_url', '?')}"
 
 
+def record_link(record: dict[str, Any]) -> str:
+    key = record["key"]
+    return f"records/{key['pair']}/{key['side']}-{key['index']}.json"
+
+
 def failure_evidence(record: dict[str, Any]) -> list[str]:
     lines = []
     for verdict in record.get("verdicts", []):
@@ -61,7 +66,8 @@ def report_context(runs_root: Path, batch: str, manifest: Manifest) -> dict[str,
         entry = admitted.get(pair)
         admission = ("admitted" if entry and entry.content_hash == verdict.content_hash
                      else "rejected" if verdict.verdict == "fail" else "not admitted")
-        rows.append(verdict.model_dump() | {"admission": admission, "justification": entry.justification if entry else ""})
+        justification = entry.justification if entry else ""
+        rows.append(verdict.model_dump() | {"admission": admission, "justification": justification})
     cells = []
     for risk in RISKS:
         counts = []
@@ -71,8 +77,7 @@ def report_context(runs_root: Path, batch: str, manifest: Manifest) -> dict[str,
             counts.append(f"{passed}/{len(in_cell)}" if in_cell else "—")
         cells.append((risk, *counts))
     failures = [
-        {**r["key"], "outcome": r["outcome"], "link": f"records/{r['key']['pair']}/{r['key']['side']}-{r['key']['index']}.json",
-         "evidence": failure_evidence(r)}
+        {**r["key"], "outcome": r["outcome"], "link": record_link(r), "evidence": failure_evidence(r)}
         for r in records if r["outcome"] != EXPECTED[r["key"]["side"]]
     ]
     overall = next((m for m in metrics(records, settings.runs) if m.scope == "all"), None) if records else None
@@ -80,7 +85,7 @@ def report_context(runs_root: Path, batch: str, manifest: Manifest) -> dict[str,
     return {"batch": batch, "settings": settings, "scripted": settings.scripted, "rows": rows, "cells": cells,
             "failures": failures, "summary": summary, "harness": (records[0].get("harness") if records else {}) or {},
             "model": model_label(records), "generated": datetime.now(timezone.utc).strftime("%Y-%m-%d %H:%M UTC"),
-            "links": [f"records/{r['key']['pair']}/{r['key']['side']}-{r['key']['index']}.json" for r in records]}
+            "links": [record_link(r) for r in records]}
 
 
 def write_report(runs_root: Path, batch: str, manifest: Manifest) -> tuple[Path, Path]:

@@ -44,7 +44,8 @@ def test_no_eligible_pair_gives_no_asr():
 
 
 def test_pairs_short_of_k_runs_are_left_out_and_extra_runs_ignored():
-    records = pair_runs("a", [C, C], [CAP, CAP]) + pair_runs("b", [C], [CAP]) + pair_runs("c", ["COMPLETED", C], [CAP, INC])
+    records = (pair_runs("a", [C, C], [CAP, CAP]) + pair_runs("b", [C], [CAP])
+               + pair_runs("c", ["COMPLETED", C], [CAP, INC]))
     row = overall(records, k=1)
     assert (row.pairs, row.eligible, row.compromised, row.safe) == (3, 3, 2, 1)
     row = overall(records, k=2)
