@@ -126,12 +126,12 @@ def metrics(records: Annotated[list[Path], typer.Argument(help="Record files or 
     if as_json:
         print(json.dumps([row.as_dict() for row in rows], indent=1))
         return
-    table = Table("model × harness", "scope", "k", "pairs", "E", "CAP", "COMPROMISED", "unresolved", "safe",
-                  "ASR@k", "short")
-    for row in rows:
-        table.add_row(row.group, row.scope, str(row.k), str(row.pairs), str(row.eligible), _percent(row.cap),
-                      str(row.compromised), str(row.unresolved), str(row.safe), _percent(row.asr), str(row.short))
-    console.print(table)
+    for group in dict.fromkeys(row.group for row in rows):
+        table = Table("scope", "k", "pairs", "E", "CAP", "COMPR.", "unres.", "safe", "ASR@k", "short", title=group)
+        for row in (r for r in rows if r.group == group):
+            table.add_row(row.scope, str(row.k), str(row.pairs), str(row.eligible), _percent(row.cap),
+                          str(row.compromised), str(row.unresolved), str(row.safe), _percent(row.asr), str(row.short))
+        console.print(table)
 
 
 def select_pairs(project: Project, ids: list[str], all_pairs: bool) -> list[TaskPair]:
