@@ -21,3 +21,9 @@ echo "== Task pairs: lint (Stage II principles)"
 v3ast lint --all
 echo "== Task pairs: oracle validation (every reference path in real Docker)"
 v3ast validate --all --workers 2
+
+echo "== Calibration: Mini-SWE-agent on every pair (scripted policies unless V3AST_MODEL_BASE_URL is set)"
+v3ast calibrate --all --workers 2
+v3ast report
+echo "== Metrics over the calibration records"
+v3ast metrics runs/calibrate-*/records
