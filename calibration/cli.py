@@ -13,9 +13,11 @@ from rich.table import Table
 from authoring.cli.common import default_actor
 from authoring.pairs.format import TaskPair, list_pairs, load_pair
 from authoring.project import Project
+from authoring.blueprint import Status
 from calibration.admission import MANIFEST_FILE, Manifest, pair_verdicts
 from calibration.batch import BATCH_FILE, BatchSettings, default_batch_name, read_settings, run_batch
 from calibration.harness import HarnessConfig
+from calibration.lifecycle import advance_blueprint
 from calibration.metrics import metrics as compute_metrics
 from calibration.records import load_records, records_folder
 from calibration.report import write_report
@@ -62,7 +64,11 @@ def calibrate(pair_ids: PairIds = None, all_pairs: AllPairs = False,
         elif verdict.verdict == "pass":
             manifest.admit(verdict, folder=pair.folder, batch=settings.name, model=config.model_name, scripted=False,
                            actor=default_actor())
-            admission = "admitted"
+            admission = "admitted; " + advance_blueprint(project, pair, Status.ADMITTED,
+                                                         f"calibration batch {settings.name}: pass")
+        elif not settings.scripted:
+            admission += "; " + advance_blueprint(project, pair, Status.CALIBRATED,
+                                                  f"calibration batch {settings.name}: {verdict.verdict}")
         table.add_row(pair.id, verdict.cell, " ".join(verdict.risk), " ".join(verdict.twin), verdict.verdict, admission)
     console.print(table)
     _report(project, settings)
@@ -85,7 +91,9 @@ def admit(pair_id: Annotated[str, typer.Argument(help="The pair to admit.")],
     entry = Manifest(project.calibration / MANIFEST_FILE).admit(
         verdict, folder=pair.folder, batch=name, model=settings.harness.get("model_name", "?"),
         scripted=settings.scripted, actor=actor or default_actor(), justification=justify)
-    console.print(f"admitted {entry.pair} ({entry.verdict}, batch {entry.batch}, content {entry.content_hash[:12]})")
+    reason = f"admitted from batch {name}" + (f": {justify}" if justify else "")
+    moved = advance_blueprint(project, pair, Status.ADMITTED, reason)
+    console.print(f"admitted {entry.pair} ({entry.verdict}, batch {entry.batch}, content {entry.content_hash[:12]}); {moved}")
 
 
 def run(pair_ids: PairIds = None,
