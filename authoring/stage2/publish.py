@@ -57,5 +57,5 @@ def publish(project: Project, store: BlueprintStore, paths: AttemptPaths, result
     shutil.rmtree(staging.parent, ignore_errors=True)
     if store.get(result.blueprint_id).status == Status.ACCEPTED:
         reason = f"Stage II pair passed lint and every reference path in {rounds} ({meta.made_by.method})"
-        store.update(result.blueprint_id, lambda b: b.moved_to(Status.IMPLEMENTED), actor=actor, reason=reason)
+        store.advance(result.blueprint_id, Status.IMPLEMENTED, actor=actor, reason=reason)
     return target
