@@ -1,0 +1,1 @@
+"""Monthly seat-usage report."""
