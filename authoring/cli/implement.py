@@ -45,7 +45,7 @@ def implement(
         task = progress.add_task("implementing", total=len(blueprints))
 
         def done(outcome) -> None:
-            status = outcome.skipped and "skipped" or outcome.result.status
+            status = f"skipped ({outcome.skipped})" if outcome.skipped else outcome.result.status
             progress.console.print(f"{outcome.blueprint_id}: {status}", highlight=False)
             progress.advance(task)
 
