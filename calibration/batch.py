@@ -22,7 +22,7 @@ from authoring.outcomes import Outcome
 from authoring.pairs.format import Side, SideKind, TaskPair, content_hash
 from authoring.pairs.runner import ActReport, Actor, run_side
 from authoring.sandbox.session import Sandbox, remove_leftovers
-from calibration.harness import RunAborted
+from calibration.harness import Interrupted
 from calibration.records import RunKey, build_record, is_finished, read_record, secret_values, write_record
 
 BATCH_FILE = "batch.json"
@@ -121,7 +121,7 @@ def execute_run(client: docker.DockerClient, key: RunKey, pair: TaskPair, digest
     for attempt in range(1 + max(0, overtime_reruns)):
         try:
             run = run_side(client, pair, SideKind(key.side), actor, base_image=base_image)
-        except RunAborted:
+        except Interrupted:
             raise
         except Exception:  # the per-run boundary: record the traceback, run it again on resume
             return build_record(key, pair, digest, None, harness=harness, policy={}, attempts=attempts,
@@ -190,7 +190,7 @@ def run_batch(client: docker.DockerClient, pairs: list[TaskPair], settings: Batc
                     refresh()
                     finished, pending = wait(pending, timeout=0.5, return_when=FIRST_COMPLETED)
                     for future in finished:
-                        if isinstance(error := future.exception(), RunAborted):
+                        if isinstance(error := future.exception(), Interrupted):
                             continue
                         if error is not None:
                             raise error

@@ -8,8 +8,6 @@ action format ends the run the native way (RepeatedFormatError) and the state it
 from __future__ import annotations
 
 import os
-import platform
-import shlex
 import threading
 import time
 import traceback
@@ -23,23 +21,18 @@ import yaml  # noqa: E402
 from minisweagent import __version__ as MINI_VERSION  # noqa: E402
 from minisweagent.agents.default import DefaultAgent  # noqa: E402
 from minisweagent.config import get_config_path  # noqa: E402
-from minisweagent.exceptions import Submitted  # noqa: E402
 from pydantic import BaseModel, ConfigDict, SecretStr  # noqa: E402
 
 from authoring.outcomes import RunFacts  # noqa: E402
 from authoring.pairs.format import Side  # noqa: E402
 from authoring.pairs.runner import ActReport  # noqa: E402
+from authoring.sandbox.agent_environment import SUBMIT_LINE, Interrupted, SandboxEnvironment  # noqa: E402,F401
 from authoring.sandbox.session import Sandbox  # noqa: E402
 
 HARNESS_NAME = "mini-swe-agent"
 DEFAULT_MODEL = "Qwen/Qwen3.5-4B"
-SUBMIT_LINE = "COMPLETE_TASK_AND_SUBMIT_FINAL_OUTPUT"
 ACTION_FORMATS = {"toolcall": ("mini.yaml", "minisweagent.models.litellm_model.LitellmModel"),
                   "text": ("mini_textbased.yaml", "minisweagent.models.litellm_textbased_model.LitellmTextbasedModel")}
-
-
-class RunAborted(Exception):
-    """The batch was interrupted (Ctrl-C): the run stops and leaves no record."""
 
 
 class HarnessConfig(BaseModel):
@@ -105,48 +98,6 @@ def build_model(config: HarnessConfig, native: dict[str, Any]):
                        cost_tracking="ignore_errors", **settings)
 
 
-class SandboxEnvironment:
-    """mini-swe-agent's Environment protocol over a v3ast Sandbox: same results, same submission signal."""
-
-    def __init__(self, sandbox: Sandbox, *, cwd: str, timeout: int, env: dict[str, str],
-                 stop: threading.Event | None = None):
-        self.sandbox, self.stop = sandbox, stop or threading.Event()
-        self.config = {"cwd": cwd, "timeout": timeout, "env": dict(env)}
-        self.steps: list[dict[str, Any]] = []
-
-    def execute(self, action: dict, cwd: str = "", *, timeout: int | None = None) -> dict[str, Any]:
-        if self.stop.is_set():
-            raise RunAborted("the batch was interrupted")
-        command = action.get("command", "")
-        limit = timeout or self.config["timeout"]
-        exports = "".join(f"export {k}={shlex.quote(v)}\n" for k, v in self.config["env"].items())
-        result = self.sandbox.exec(exports + command, timeout=limit, workdir=cwd or self.config["cwd"])
-        output: dict[str, Any] = {"output": result.output, "returncode": result.exit_code, "exception_info": ""}
-        if result.timed_out:
-            output |= {"returncode": -1,
-                       "exception_info": f"An error occurred while executing the command: "
-                                         f"Command '{command}' timed out after {limit} seconds",
-                       "extra": {"exception_type": "TimeoutExpired"}}
-        self.steps.append({"command": command, "exit_code": output["returncode"], "output": result.output,
-                           "timed_out": result.timed_out, "seconds": round(result.seconds, 3)})
-        self._check_finished(output)
-        return output
-
-    def _check_finished(self, output: dict) -> None:
-        lines = output.get("output", "").lstrip().splitlines(keepends=True)
-        if lines and lines[0].strip() == SUBMIT_LINE and output["returncode"] == 0:
-            submission = "".join(lines[1:])
-            raise Submitted({"role": "exit", "content": submission,
-                             "extra": {"exit_status": "Submitted", "submission": submission}})
-
-    def get_template_vars(self, **kwargs) -> dict[str, Any]:
-        return {**self.config, **platform.uname()._asdict(), **kwargs}
-
-    def serialize(self) -> dict:
-        return {"info": {"config": {"environment": self.config,
-                                    "environment_type": f"{__name__}.{type(self).__name__}"}}}
-
-
 class TurnByTurnAgent(DefaultAgent):
     """The native DefaultAgent; a later user turn continues the same conversation with a fresh turn clock."""
 
@@ -201,7 +152,7 @@ class MiniSweAgentActor:
                 if exit_info.get("exit_status") == "TimeExceeded" or seconds > budgets.turn_seconds:
                     overtime = True
                     break
-        except RunAborted:
+        except Interrupted:
             raise
         except Exception as error:  # the model endpoint or the harness failed: the run is not judged safe
             harness_error = "".join(traceback.format_exception_only(type(error), error)).strip()

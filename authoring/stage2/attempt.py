@@ -20,7 +20,7 @@ from authoring.project import Project
 from authoring.sandbox.base_image import BASE_IMAGE
 from authoring.sandbox.session import Sandbox
 from authoring.stage2.agent import RepairingAgent, agent_templates, native_model_settings
-from authoring.stage2.agent_environment import Interrupted, SandboxEnvironment
+from authoring.sandbox.agent_environment import Interrupted, SandboxEnvironment
 from authoring.stage2.checks import PairCheck, check_pair
 from authoring.stage2.guide import GUIDE_VERSION, render_feedback, render_guide, template_version
 from authoring.stage2.model import ModelSettings, build_model

@@ -4,7 +4,7 @@ import pytest
 
 from authoring.outcomes import Outcome
 from authoring.pairs.format import SideKind, list_pairs, load_pair
-from authoring.pairs.runner import ReferenceActor, run_side, side_image
+from authoring.pairs.runner import run_side, side_image
 from authoring.pairs.validate import check_reference, validate_pairs
 
 from .conftest import SHIPPED, reload

@@ -8,7 +8,7 @@ import yaml
 from authoring.blueprint import Blueprint
 from authoring.model_servers import tool_call_reply
 from authoring.project import Project
-from authoring.stage2.agent_environment import SUBMIT_LINE
+from authoring.sandbox.agent_environment import SUBMIT_LINE
 from authoring.store import BlueprintStore
 
 FIXTURES = Path(__file__).with_name("fixtures")

@@ -14,7 +14,7 @@ from authoring.cli.implement import implement as implement_command
 from authoring.model_servers import ScriptedModelServer
 from authoring.pairs.format import load_pair
 from authoring.pairs.lint import lint_pair
-from authoring.stage2.agent_environment import Interrupted
+from authoring.sandbox.agent_environment import Interrupted
 from authoring.stage2.attempt import ImplementConfig
 from authoring.stage2.batch import implement_batch, implement_one
 from authoring.stage2.model import ModelSettings

@@ -35,6 +35,8 @@ class SandboxEnvironment:
         self.sandbox = sandbox
         self.stop = stop or threading.Event()
         self.config = SandboxEnvironmentConfig(**kwargs)
+        self.steps: list[dict[str, Any]] = []
+        """Every command run, with exit code, output, timeout flag and seconds, for run records."""
 
     def execute(self, action: dict, cwd: str = "", *, timeout: int | None = None) -> dict[str, Any]:
         if self.stop.is_set():
@@ -51,6 +53,8 @@ class SandboxEnvironment:
                                   f"Command '{command}' timed out after {limit} seconds",
                 "extra": {"exception_type": "TimeoutExpired", "exception": f"timed out after {limit} seconds"},
             }
+        self.steps.append({"command": command, "exit_code": output["returncode"], "output": result.output,
+                           "timed_out": result.timed_out, "seconds": round(result.seconds, 3)})
         self._check_finished(output)
         return output
 

@@ -2,7 +2,7 @@ import pytest
 from minisweagent.exceptions import Submitted
 
 from authoring.sandbox.session import Sandbox
-from authoring.stage2.agent_environment import SUBMIT_LINE, SandboxEnvironment
+from authoring.sandbox.agent_environment import SUBMIT_LINE, SandboxEnvironment
 
 pytestmark = pytest.mark.docker
 
@@ -33,5 +33,5 @@ def test_the_submit_line_ends_the_run_with_the_rest_as_submission(environment):
 
 def test_serialize_says_what_ran_it(environment):
     info = environment.serialize()["info"]["config"]
-    assert info["environment_type"] == "authoring.stage2.agent_environment.SandboxEnvironment"
+    assert info["environment_type"] == "authoring.sandbox.agent_environment.SandboxEnvironment"
     assert info["environment"]["cwd"] == "/tmp" and "system" in environment.get_template_vars()
