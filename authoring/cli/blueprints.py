@@ -32,12 +32,18 @@ def list_(
         known_cell(cell)
     blueprints, problems = store().load_all()
     where = Filter(cell=cell, status=status, band=band, text=text)
-    table = Table("id", "cell", "status", "score", "title", box=None)
-    for blueprint in blueprints:
-        if where.matches(blueprint):
-            score = "" if blueprint.total_score is None else f"{blueprint.total_score}/30"
-            table.add_row(blueprint.id, blueprint.taxonomy_id, blueprint.status, score, escape(blueprint.title))
-    console.print(table)
+    rows = [
+        (b.id, b.taxonomy_id, str(b.status), "" if b.total_score is None else f"{b.total_score}/30", b.title)
+        for b in blueprints if where.matches(b)
+    ]
+    if console.is_terminal:
+        table = Table("id", "cell", "status", "score", "title", box=None)
+        for row in rows:
+            table.add_row(*(escape(value) for value in row))
+        console.print(table)
+    else:
+        for row in rows:
+            typer.echo("\t".join(row))
     for line in problems:
         typer.echo(f"skipped: {line}", err=True)
 

@@ -21,7 +21,7 @@ def implement(
     workers: Annotated[int, typer.Option(help="Blueprints implemented at once.")] = 1,
     model: Annotated[str, typer.Option(help="The model's name at the endpoint.")] = "gpt-4.1",
     base_url: Annotated[Optional[str], typer.Option(help="OpenAI-compatible (…/v1) or Anthropic endpoint.")] = None,
-    provider: Annotated[str, typer.Option(help="Wire format of the endpoint: openai or anthropic.")] = "openai",
+    provider: Annotated[str, typer.Option(help="Wire format of the endpoint: openai or anthropic; demo = a scripted agent that writes a copy of a shipped pair (no model).")] = "openai",
     max_repair_rounds: Annotated[int, typer.Option(help="Feedback rounds after the first submission.")] = 3,
     round_steps: Annotated[int, typer.Option(help="Model calls per round.")] = 100,
     retry_failed: Annotated[bool, typer.Option("--retry-failed", help="Start a new attempt for blueprints that failed before.")] = False,
@@ -32,6 +32,14 @@ def implement(
     from authoring.stage2.batch import implement_batch, select
     from authoring.stage2.model import ModelSettings
 
+    from authoring.stage2.scripted import demo_endpoint
+
+    if provider == "demo":
+        typer.echo("Stage II with the DEMO agent: a scripted model writes a copy of the toolkit's shipped pair of "
+                   "the blueprint's cell through the real mini-swe-agent; no model is involved.")
+        with demo_endpoint() as url:
+            return implement(blueprint_ids, accepted, workers, "scripted-demo", url, "openai", max_repair_rounds,
+                             round_steps, retry_failed)
     config = ImplementConfig(model=ModelSettings(provider=provider, model=model, base_url=base_url),
                              max_repair_rounds=max_repair_rounds, round_steps=round_steps)
     the_store = store()
