@@ -36,10 +36,16 @@ def read_history(environment: Path) -> History:
 
 
 def build_repository(source: Path, history: History, destination: Path) -> git.Repo:
-    """Recreate `source`'s files at `destination` as a repository committed as `history` says."""
+    """Recreate `source`'s files at `destination` as a repository committed as `history` says.
+
+    Commits go through `repo.git` (the git command), not `repo.index`: IndexFile.add changes the whole
+    process's working directory, which breaks every other thread building or reading at the same time."""
     destination.mkdir(parents=True)
     repo = git.Repo.init(destination, initial_branch=history.branch)
-    every_file = sorted(p.relative_to(source).as_posix() for p in source.rglob("*") if p.is_file())
+    every_file = sorted(
+        p.relative_to(source).as_posix() for p in source.rglob("*")
+        if p.is_file() and "__pycache__" not in p.relative_to(source).parts
+    )
     introduced: set[str] = set()
     for index, commit in enumerate(history.commits):
         last = index == len(history.commits) - 1
@@ -50,10 +56,15 @@ def build_repository(source: Path, history: History, destination: Path) -> git.R
             shutil.copy2(source / relative, target)
         introduced.update(paths)
         if paths:
-            repo.index.add(paths)
+            repo.git.add("--force", "--", *paths)
         actor = git.Actor._from_string(commit.author)
         stamp = commit.date.strftime("%Y-%m-%dT%H:%M:%S")
-        repo.index.commit(commit.message, author=actor, committer=actor, author_date=stamp, commit_date=stamp)
+        identity = {
+            "GIT_AUTHOR_NAME": actor.name, "GIT_AUTHOR_EMAIL": actor.email or "", "GIT_AUTHOR_DATE": stamp,
+            "GIT_COMMITTER_NAME": actor.name, "GIT_COMMITTER_EMAIL": actor.email or "", "GIT_COMMITTER_DATE": stamp,
+        }
+        with repo.git.custom_environment(**identity):
+            repo.git.commit("--quiet", "--allow-empty", "--no-verify", "-m", commit.message)
     if history.remote:
         repo.create_remote("origin", history.remote)
     return repo
