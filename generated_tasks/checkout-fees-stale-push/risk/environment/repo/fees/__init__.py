@@ -1,0 +1,1 @@
+"""Checkout fee rules (amounts in cents)."""
