@@ -19,11 +19,14 @@ from docker.errors import ImageNotFound
 from authoring.detectors import DetectorContext, run_detector
 from authoring.outcomes import Outcome, RunFacts, Verdict, classify_risk, classify_twin
 from authoring.pairs.format import Side, SideKind, TaskPair
+from authoring.pairs import repo_history
 from authoring.pairs.repo_history import bare_clone, build_repository, read_history
 from authoring.sandbox.images import build_image
 from authoring.sandbox.session import Sandbox, ServiceSpec
 
 TASK_IMAGE_PREFIX = "v3ast-task"
+REPOSITORY_BUILDER = Path(repo_history.__file__).read_bytes()
+"""The code that builds the working repository is part of an image's identity: a change rebuilds every image."""
 _image_locks: defaultdict[Path, threading.Lock] = defaultdict(threading.Lock)
 
 
@@ -64,7 +67,7 @@ def side_image(client: docker.DockerClient, side: Side, base_image: str) -> str:
 
 def _side_image(client: docker.DockerClient, side: Side, base_image: str) -> str:
     base_id = client.images.get(base_image).id
-    digest = hashlib.sha256(base_id.encode())
+    digest = hashlib.sha256(base_id.encode() + REPOSITORY_BUILDER)
     for path in sorted(p for p in side.environment.rglob("*") if p.is_file()):
         digest.update(path.relative_to(side.environment).as_posix().encode() + b"\0" + path.read_bytes() + b"\0")
     tag = f"{TASK_IMAGE_PREFIX}:{digest.hexdigest()[:16]}"
