@@ -68,6 +68,11 @@ def show(blueprint_id: Annotated[str, typer.Argument(help="The blueprint's id.")
         console.print(f"  {entry.sha[:10]} {entry.when:%Y-%m-%d %H:%M} {escape(entry.author)}: {escape(entry.message.splitlines()[0])}", highlight=False)
 
 
+def is_blueprint_file(relative: Path) -> bool:
+    """Blueprints live in cell folders; the store's own data (rubric.yaml, sources/) sits beside them."""
+    return len(relative.parts) >= 2 and relative.parts[0] != "sources"
+
+
 @app.command()
 def check(
     paths: Annotated[Optional[list[Path]], typer.Argument(help="Files or folders; default: the whole store.")] = None,
@@ -76,7 +81,7 @@ def check(
     files: list[Path] = []
     for path in paths or [project().blueprints]:
         if path.is_dir():
-            files.extend(sorted(p for p in path.rglob("*.yaml") if "sources" not in p.relative_to(path).parts))
+            files.extend(sorted(p for p in path.rglob("*.yaml") if is_blueprint_file(p.relative_to(path))))
         elif path.exists():
             files.append(path)
         else:
