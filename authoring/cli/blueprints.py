@@ -42,7 +42,7 @@ def list_(
             table.add_row(*(escape(value) for value in row))
         console.print(table)
     else:
-        for row in rows:
+        for row in [("id", "cell", "status", "score", "title"), *rows]:
             typer.echo("\t".join(row))
     for line in problems:
         typer.echo(f"skipped: {line}", err=True)
