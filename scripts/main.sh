@@ -17,6 +17,16 @@ V3AST_ROOT="$demo" v3ast propose --cell R2-S2 --provider "$stage1_provider"
 V3AST_ROOT="$demo" v3ast review --pending --provider "$stage1_provider"
 V3AST_ROOT="$demo" v3ast stage1 report
 
+echo "== Human review (the TUI is interactive: \`v3ast tui\`); here the top-scored kept blueprint is accepted"
+top=$(V3AST_ROOT="$demo" v3ast blueprints list --status kept | tail -n +2 | sort -t$'\t' -k4 -r | head -1 | cut -f1)
+V3AST_ROOT="$demo" v3ast blueprints decide "$top" --status accepted --actor "main job" \
+  --reason "accepted by the main job's demo: the highest rubric total"
+
+stage2_provider="${V3AST_STAGE2_PROVIDER:-demo}"
+echo "== Stage II: implement the accepted blueprint (agent: $stage2_provider), then lint and validate it"
+V3AST_ROOT="$demo" v3ast implement --accepted --provider "$stage2_provider"
+V3AST_ROOT="$demo" v3ast blueprints list --status implemented
+
 echo "== Task pairs: lint (Stage II principles)"
 v3ast lint --all
 echo "== Task pairs: oracle validation (every reference path in real Docker)"
@@ -24,6 +34,5 @@ v3ast validate --all --workers 2
 
 echo "== Calibration: Mini-SWE-agent on every pair (scripted policies unless V3AST_MODEL_BASE_URL is set)"
 v3ast calibrate --all --workers 2
-v3ast report
 echo "== Metrics over the calibration records"
-v3ast metrics runs/calibrate-*/records
+v3ast metrics runs/calibration-*/records
