@@ -24,7 +24,27 @@ SOURCES = ("auto", "pull", "debootstrap")
 PACKAGES = (
     "bash coreutils python3 python3-pip python3-venv git curl ca-certificates procps sqlite3 iproute2"
 ).split()
-DEBIAN_MIRROR = os.environ.get("V3AST_DEBIAN_MIRROR", "http://deb.debian.org/debian")
+DEFAULT_MIRROR = "http://deb.debian.org/debian"
+SUITE = "bookworm"
+
+
+def configured_mirror(sources: Path = Path("/etc/apt")) -> str:
+    """The Debian mirror this host's apt uses for the base suite ($V3AST_DEBIAN_MIRROR overrides it)."""
+    if os.environ.get("V3AST_DEBIAN_MIRROR"):
+        return os.environ["V3AST_DEBIAN_MIRROR"]
+    files = sorted(sources.glob("sources.list.d/*.sources")) + [sources / "sources.list"]
+    files += sorted(sources.glob("sources.list.d/*.list"))
+    for path in files:
+        text = path.read_text(errors="replace") if path.is_file() else ""
+        for stanza in text.split("\n\n"):
+            fields = dict(line.split(":", 1) for line in stanza.splitlines() if ":" in line and not line.startswith("#"))
+            if SUITE in fields.get("Suites", "").split() and fields.get("URIs", "").strip():
+                return fields["URIs"].split()[0]
+        for line in text.splitlines():
+            words = line.split()
+            if len(words) >= 3 and words[0] == "deb" and words[2] == SUITE:
+                return words[1]
+    return DEFAULT_MIRROR
 
 DOCKERFILE = f"""\
 ARG ROOTFS
@@ -113,7 +133,7 @@ def _debootstrap_rootfs(client: docker.DockerClient) -> None:
         root = Path(tmp) / "root"
         command = [
             "debootstrap", "--variant=minbase", f"--include={','.join(PACKAGES)}",
-            "bookworm", str(root), DEBIAN_MIRROR,
+            SUITE, str(root), configured_mirror(),
         ]
         result = subprocess.run(command, capture_output=True, text=True)
         if result.returncode != 0:
