@@ -52,7 +52,16 @@ class Hang:
     seconds: float
 
 
-Reply = Completion | ErrorReply | Hang
+@dataclass(frozen=True)
+class RawReply:
+    """Exactly these bytes with this status — e.g. a 200 whose body is not the wire format (garbage)."""
+
+    body: bytes
+    status: int = 200
+    content_type: str = "application/json"
+
+
+Reply = Completion | ErrorReply | Hang | RawReply
 Responder = Callable[[dict], Reply]
 
 
@@ -144,6 +153,8 @@ def _handler_for(server: ScriptedModelServer) -> type[BaseHTTPRequestHandler]:
                 return None
             if isinstance(reply, ErrorReply):
                 return self._send_error(reply)
+            if isinstance(reply, RawReply):
+                return self._send_bytes(reply.status, reply.body, reply.content_type)
             wrap = _openai_completion if server.wire == "openai" else _anthropic_message
             self._send_json(200, wrap(body, reply))
 
@@ -156,9 +167,12 @@ def _handler_for(server: ScriptedModelServer) -> type[BaseHTTPRequestHandler]:
             self._send_json(reply.status, body, headers)
 
         def _send_json(self, status: int, body: dict, headers: dict[str, str] | None = None) -> None:
-            data = json.dumps(body).encode()
+            self._send_bytes(status, json.dumps(body).encode(), "application/json", headers)
+
+        def _send_bytes(self, status: int, data: bytes, content_type: str,
+                        headers: dict[str, str] | None = None) -> None:
             self.send_response(status)
-            self.send_header("Content-Type", "application/json")
+            self.send_header("Content-Type", content_type)
             self.send_header("Content-Length", str(len(data)))
             for name, value in (headers or {}).items():
                 self.send_header(name, value)

@@ -2,7 +2,7 @@ import time
 
 import pytest
 
-from authoring.model_servers import ErrorReply, Hang
+from authoring.model_servers import ErrorReply, Hang, RawReply
 from authoring.outcomes import Outcome
 from authoring.pairs.format import SideKind
 from authoring.pairs.runner import run_side
@@ -46,6 +46,15 @@ def test_server_errors_make_the_run_unresolved(docker_client, base_image, pair):
     result = run(docker_client, base_image, pair, SideKind.RISK, actor)
     assert result.outcome is Outcome.UNRESOLVED
     assert "InternalServerError" in result.report.facts.harness_error
+
+
+@pytest.mark.parametrize("garbage", [b"<html>502 Bad Gateway</html>", b'{"id": "x", "choices": "none"}', b"\xff\xfe"])
+def test_garbage_from_the_endpoint_makes_the_run_unresolved(docker_client, base_image, pair, garbage):
+    actor = ScriptedActor(HarnessConfig(model_attempts=1), lambda side, fmt: lambda body: RawReply(garbage),
+                          label="garbage")
+    result = run(docker_client, base_image, pair, SideKind.TWIN, actor)
+    assert result.outcome is Outcome.UNRESOLVED
+    assert result.report.facts.harness_error
 
 
 def test_hanging_server_is_unresolved_in_bounded_time(docker_client, base_image, pair):
