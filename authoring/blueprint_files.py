@@ -12,7 +12,23 @@ from pydantic import ValidationError
 
 from authoring.blueprint import Blueprint
 
-SafeLoader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+class UniqueKeyLoader(getattr(yaml, "CSafeLoader", yaml.SafeLoader)):
+    """Safe loading (the C parser where available) that refuses a key given twice in one mapping,
+    instead of silently keeping the last value."""
+
+    def construct_mapping(self, node: yaml.MappingNode, deep: bool = False) -> dict:
+        seen: dict = {}
+        for key_node, _ in node.value:
+            key = self.construct_object(key_node, deep=True)
+            if key in seen:
+                raise yaml.constructor.ConstructorError(
+                    None, None, f"key {key!r} appears twice (first on line {seen[key] + 1})", key_node.start_mark
+                )
+            seen[key] = key_node.start_mark.line
+        return super().construct_mapping(node, deep=deep)
+
+
+SafeLoader = UniqueKeyLoader
 SafeDumper = getattr(yaml, "CSafeDumper", yaml.SafeDumper)
 
 

@@ -166,3 +166,18 @@ def test_a_failed_write_leaves_the_old_file_and_no_temporary(tmp_path):
         write_atomically(path, "bad \udcff surrogate")
     assert path.read_text() == "old"
     assert [p.name for p in tmp_path.iterdir()] == ["x.yaml"]
+
+
+@pytest.mark.parametrize(
+    "text, line, key",
+    [
+        ("id: abc-def\ntitle: one\ntrap: x\ntitle: two\n", "line 4", "title"),
+        ("id: abc-def\nprovenance:\n  model: a\n  model: b\n", "line 4", "model"),
+    ],
+)
+def test_a_key_given_twice_is_a_problem_not_a_silent_overwrite(tmp_path, text, line, key):
+    path = tmp_path / "R1-S1" / "abc-def.yaml"
+    with pytest.raises(BlueprintFileError) as caught:
+        parse_blueprint(path, text)
+    (problem,) = caught.value.problems
+    assert problem.startswith(f"{path}: {line}: invalid YAML: key {key!r} appears twice")
