@@ -29,7 +29,7 @@ import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
 from authoring.blueprint import ID_PATTERN
-from authoring.blueprint_files import problems_of
+from authoring.blueprint_files import SafeLoader, problems_of
 from authoring.outcomes import Outcome
 from authoring.taxonomy import CELLS
 
@@ -227,7 +227,7 @@ def load_pair(folder: Path) -> TaskPair:
 
 def _load_model(path: Path, model: type[BaseModel], problems: list[str]):
     try:
-        data = yaml.safe_load(path.read_text(encoding="utf-8"))
+        data = yaml.load(path.read_text(encoding="utf-8"), Loader=SafeLoader)
     except FileNotFoundError:
         problems.append(f"{path}: (file): missing")
         return None
