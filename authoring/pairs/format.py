@@ -89,7 +89,9 @@ class SideSpec(Strict):
 
 class Provenance(Strict):
     method: str = "hand-written"
-    """How the pair was made: hand-written, rendered, or the Stage II agent's model."""
+    """How the pair was made: hand-written, rendered, or stage2 (the coding agent)."""
+    model: str = ""
+    """Stage II: provider/model of the agent that wrote it."""
     blueprint_hash: str = ""
     guide_version: str = ""
     trajectory: str = ""

@@ -13,13 +13,13 @@ from authoring.project import Project
 from authoring.stage2.records import AttemptPaths, AttemptResult
 from authoring.store import BlueprintStore
 
-METHOD_PREFIX = "stage2:"
+METHOD = "stage2"
 TRAJECTORY = "made_by/trajectory.json"
 
 
 def made_by_stage2(folder: Path) -> bool:
     meta = yaml.safe_load((folder / PAIR_FILE).read_text(encoding="utf-8")) or {}
-    return str((meta.get("made_by") or {}).get("method", "")).startswith(METHOD_PREFIX)
+    return str((meta.get("made_by") or {}).get("method", "")).startswith(METHOD)
 
 
 def check_target_free(project: Project, blueprint: Blueprint) -> None:
@@ -39,7 +39,7 @@ def publish(project: Project, store: BlueprintStore, paths: AttemptPaths, result
     shutil.copy2(paths.trajectory, staging / TRAJECTORY)
     meta_path = staging / PAIR_FILE
     meta = PairMeta.model_validate(yaml.safe_load(meta_path.read_text(encoding="utf-8")))
-    meta.made_by = Provenance(method=f"{METHOD_PREFIX}{result.model['provider']}/{result.model['model']}",
+    meta.made_by = Provenance(method=METHOD, model=f"{result.model['provider']}/{result.model['model']}",
                               blueprint_hash=result.blueprint_hash, guide_version=result.guide_version,
                               trajectory=TRAJECTORY)
     meta_path.write_text(yaml.safe_dump(meta.model_dump(mode="json"), sort_keys=False, allow_unicode=True),
@@ -52,10 +52,10 @@ def publish(project: Project, store: BlueprintStore, paths: AttemptPaths, result
             shutil.rmtree(target)
         target.parent.mkdir(parents=True, exist_ok=True)
         shutil.move(staging, target)
-        store.audit.commit([target], f"pair {result.blueprint_id}: made by Stage II ({meta.made_by.method}, {rounds})",
+        store.audit.commit([target], f"pair {result.blueprint_id}: made by Stage II ({meta.made_by.model}, {rounds})",
                            actor)
     shutil.rmtree(staging.parent, ignore_errors=True)
     if store.get(result.blueprint_id).status == Status.ACCEPTED:
-        reason = f"Stage II pair passed lint and every reference path in {rounds} ({meta.made_by.method})"
+        reason = f"Stage II pair passed lint and every reference path in {rounds} ({meta.made_by.model})"
         store.advance(result.blueprint_id, Status.IMPLEMENTED, actor=actor, reason=reason)
     return target

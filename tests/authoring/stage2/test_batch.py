@@ -59,7 +59,7 @@ def test_an_interrupted_attempt_restarts_cleanly_and_a_passing_pair_is_published
     assert outcome.result.repair_rounds == 0 and outcome.result.rounds[0].references == 6
     pair = load_pair(project.generated_tasks / BLUEPRINT)
     assert lint_pair(pair) == []
-    assert pair.meta.made_by.method == "stage2:openai/scripted"
+    assert (pair.meta.made_by.method, pair.meta.made_by.model) == ("stage2", "openai/scripted")
     assert pair.meta.made_by.guide_version.startswith("v1:") and len(pair.meta.made_by.blueprint_hash) == 64
     trajectory = json.loads((pair.folder / pair.meta.made_by.trajectory).read_text())
     assert trajectory["info"]["exit_status"] == "Submitted"
