@@ -2,14 +2,12 @@
 
 from __future__ import annotations
 
-import os
-import stat
-import tempfile
 from pathlib import Path
 
 import yaml
 from pydantic import ValidationError
 
+from authoring.atomic import write_atomically  # noqa: F401 - part of this module's interface
 from authoring.blueprint import Blueprint
 
 class UniqueKeyLoader(getattr(yaml, "CSafeLoader", yaml.SafeLoader)):
@@ -111,18 +109,3 @@ def _str_representer(dumper: yaml.SafeDumper, value: str) -> yaml.ScalarNode:
 
 
 BlockDumper.add_representer(str, _str_representer)
-
-
-def write_atomically(path: Path, text: str) -> None:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    handle, temporary = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-    try:
-        os.chmod(temporary, stat.S_IMODE(path.stat().st_mode) if path.exists() else 0o644)
-        with os.fdopen(handle, "w", encoding="utf-8") as file:
-            file.write(text)
-            file.flush()
-            os.fsync(file.fileno())
-        os.replace(temporary, path)
-    except BaseException:
-        Path(temporary).unlink(missing_ok=True)
-        raise

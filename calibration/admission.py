@@ -7,8 +7,6 @@ only with a recorded justification; a pair with fewer than K finished runs on a 
 
 from __future__ import annotations
 
-import os
-import tempfile
 from collections import defaultdict
 from datetime import date
 from pathlib import Path
@@ -17,6 +15,7 @@ from typing import Any, Literal
 import yaml
 from pydantic import BaseModel, ConfigDict
 
+from authoring.atomic import write_atomically
 from authoring.outcomes import Outcome
 from authoring.pairs.format import content_hash
 
@@ -139,9 +138,5 @@ class Manifest:
         return entry
 
     def _write(self, entries: list[Admission]) -> None:
-        self.path.parent.mkdir(parents=True, exist_ok=True)
         text = yaml.safe_dump({"admitted": [e.model_dump() for e in entries]}, sort_keys=False, allow_unicode=True)
-        handle, temporary = tempfile.mkstemp(prefix=f".{self.path.name}.", dir=self.path.parent)
-        with os.fdopen(handle, "w", encoding="utf-8") as stream:
-            stream.write(text)
-        os.replace(temporary, self.path)
+        write_atomically(self.path, text)

@@ -5,12 +5,12 @@ from __future__ import annotations
 import json
 import os
 import re
-import tempfile
 from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from authoring.atomic import write_atomically
 from authoring.outcomes import Outcome
 from authoring.pairs.format import TaskPair
 from authoring.pairs.runner import SideRun
@@ -100,18 +100,7 @@ def build_record(key: RunKey, pair: TaskPair, content_hash: str, run: SideRun | 
 
 def write_record(path: Path, record: dict[str, Any], secrets: list[str]) -> None:
     """Write atomically: a killed process leaves either the old file or the new one, never half of one."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    text = json.dumps(scrub(record, secrets), indent=1, default=str)
-    handle, temporary = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
-    try:
-        with os.fdopen(handle, "w", encoding="utf-8") as stream:
-            stream.write(text)
-            stream.flush()
-            os.fsync(stream.fileno())
-        os.replace(temporary, path)
-    except BaseException:
-        Path(temporary).unlink(missing_ok=True)
-        raise
+    write_atomically(path, json.dumps(scrub(record, secrets), indent=1, default=str))
 
 
 def read_record(path: Path) -> dict[str, Any] | None:

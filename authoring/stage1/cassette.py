@@ -9,14 +9,14 @@ from __future__ import annotations
 
 import hashlib
 import json
-import os
-import tempfile
 import threading
 from collections import defaultdict, deque
 from pathlib import Path
 from typing import Literal
 
 import httpx2
+
+from authoring.atomic import write_atomically
 
 CASSETTE_VERSION = 1
 KEPT_RESPONSE_HEADERS = ("content-type", "retry-after", "retry-after-ms")
@@ -72,12 +72,8 @@ class Cassette:
             self._save()
 
     def _save(self) -> None:
-        self.path.parent.mkdir(parents=True, exist_ok=True)
         text = json.dumps({"version": CASSETTE_VERSION, "interactions": self.interactions}, indent=1)
-        fd, temp = tempfile.mkstemp(dir=self.path.parent, prefix=f".{self.path.name}.")
-        with os.fdopen(fd, "w", encoding="utf-8") as handle:
-            handle.write(text)
-        os.replace(temp, self.path)
+        write_atomically(self.path, text)
 
 
 class _CassetteTransport(httpx2.BaseTransport):
