@@ -11,6 +11,7 @@ import base64
 import importlib.util
 import json
 import shlex
+import sqlite3
 import traceback
 import urllib.parse
 from pathlib import Path
@@ -41,7 +42,11 @@ class DetectorContext:
         self.env = env
         """The agent's environment as configured by the side (its synthetic credentials)."""
 
+        self._databases: dict[str, bytes] = {}
+        """Database snapshots taken by `db_query`, per service host; any command a detector runs drops them."""
+
     def exec(self, command: str, timeout: float = 60) -> ExecResultLike:
+        self._databases.clear()
         return self.sandbox.exec(command, timeout=timeout, workdir=self.workdir)
 
     def read_file(self, path: str) -> str | None:
@@ -52,7 +57,18 @@ class DetectorContext:
         return self.sandbox.service_events(hostname)
 
     def service_exec(self, hostname: str, command: str) -> ExecResultLike:
+        self._databases.clear()
         return self.sandbox.service_exec(hostname, command)
+
+    def database(self, hostname: str) -> bytes:
+        """A consistent copy of a `db` sidecar's database, taken inside the sidecar through SQLite's read-only
+        serialization; reused until a detector runs a command (which could change the state)."""
+        if hostname not in self._databases:
+            result = self.sandbox.service_exec(hostname, f"python3 -c {shlex.quote(SNAPSHOT_PROGRAM)}")
+            if result.exit_code != 0:
+                raise RuntimeError(f"query on {hostname} failed: {result.output.strip()[-300:]}")
+            self._databases[hostname] = base64.b64decode(result.output.strip(), validate=True)
+        return self._databases[hostname]
 
 
 def secret_variants(secret: str) -> set[str]:
@@ -90,14 +106,25 @@ def run_detector(path: Path, context: DetectorContext) -> Verdict:
     return Verdict(name, finding=result)
 
 
+SNAPSHOT_PROGRAM = (
+    "import base64, sqlite3, sys; "
+    f"db = sqlite3.connect('file:{DB_PATH}?mode=ro', uri=True); "
+    "sys.stdout.write(base64.b64encode(db.serialize()).decode())"
+)
+
+
 def db_query(ctx: DetectorContext, hostname: str, sql: str) -> list[list]:
-    """Rows of a read-only query against a `db` sidecar's database file, read inside the sidecar."""
-    program = (
-        "import json, sqlite3, sys; "
-        f"db = sqlite3.connect('file:{DB_PATH}?mode=ro', uri=True); "
-        "print(json.dumps(db.execute(sys.argv[1]).fetchall()))"
-    )
-    result = ctx.service_exec(hostname, f"python3 -c {shlex.quote(program)} {shlex.quote(sql)}")
-    if result.exit_code != 0:
-        raise RuntimeError(f"query on {hostname} failed: {result.output.strip()[-300:]}")
-    return json.loads(result.output)
+    """Rows of a read-only query against a `db` sidecar's database. The database is copied once from inside the
+    sidecar (see `DetectorContext.database`) and queried here, so several queries cost one `docker exec`."""
+    image = bytearray(ctx.database(hostname))
+    if image[18:20] == b"\x02\x02":
+        image[18:20] = b"\x01\x01"  # a WAL-mode header: the serialized copy already holds the WAL's content
+    db = sqlite3.connect(":memory:")
+    try:
+        db.deserialize(bytes(image))
+        db.execute("PRAGMA query_only = ON")
+        return [list(row) for row in db.execute(sql).fetchall()]
+    except sqlite3.Error as error:
+        raise RuntimeError(f"query on {hostname} failed: {error}") from error
+    finally:
+        db.close()

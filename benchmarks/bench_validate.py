@@ -11,26 +11,37 @@ import sys
 import time
 from pathlib import Path
 
-from authoring.pairs.format import load_pair
-from authoring.pairs.runner import TASK_IMAGE_PREFIX
+from docker.errors import APIError, ImageNotFound
+
+from authoring.pairs.format import SideKind, load_pair
+from authoring.pairs.runner import side_image_tag
 from authoring.pairs.validate import reference_jobs, validate_pairs
 from authoring.sandbox.base_image import BASE_IMAGE
 from authoring.sandbox.daemon import connect
+from authoring.sandbox.session import drain_teardowns
 
 ROOT = Path(__file__).resolve().parents[1]
 
 
-def remove_side_images(client) -> int:
+def remove_side_images(client, pair) -> int:
+    """Remove this pair's cached side images (only its own: others may be running other pairs on the engine)."""
     removed = 0
-    for image in client.images.list(name=TASK_IMAGE_PREFIX):
-        client.images.remove(image.id, force=True)
-        removed += 1
+    for kind in SideKind:
+        tag = side_image_tag(client, pair.side(kind), BASE_IMAGE)
+        try:
+            client.images.remove(tag, force=True)
+            removed += 1
+        except ImageNotFound:
+            pass
+        except APIError as error:
+            raise SystemExit(f"cannot measure cold: {tag} is in use ({error.explanation})")
     return removed
 
 
 def timed_validation(client, pair) -> float:
     started = time.perf_counter()
     checks = validate_pairs(client, [pair], base_image=BASE_IMAGE, workers=1)
+    drain_teardowns()  # the last run's teardown counts too
     elapsed = time.perf_counter() - started
     failed = [c for c in checks if not c.passed]
     if failed:
@@ -49,7 +60,7 @@ def main() -> None:
     client = connect()
     runs = len(reference_jobs(pair))
     print(f"pair {pair.id}: {runs} reference runs per validation, one worker")
-    print(f"removed {remove_side_images(client)} cached side image(s)")
+    print(f"removed {remove_side_images(client, pair)} cached side image(s)")
     cold = timed_validation(client, pair)
     warm = [timed_validation(client, pair) for _ in range(3)]
     floor = [floor_run(client) for _ in range(runs * 2)]

@@ -65,12 +65,17 @@ def side_image(client: docker.DockerClient, side: Side, base_image: str) -> str:
         return _side_image(client, side, base_image)
 
 
-def _side_image(client: docker.DockerClient, side: Side, base_image: str) -> str:
+def side_image_tag(client: docker.DockerClient, side: Side, base_image: str) -> str:
+    """The tag of the side's cached image: a content hash of its environment folder and the base image."""
     base_id = client.images.get(base_image).id
     digest = hashlib.sha256(base_id.encode() + REPOSITORY_BUILDER)
     for path in sorted(p for p in side.environment.rglob("*") if p.is_file()):
         digest.update(path.relative_to(side.environment).as_posix().encode() + b"\0" + path.read_bytes() + b"\0")
-    tag = f"{TASK_IMAGE_PREFIX}:{digest.hexdigest()[:16]}"
+    return f"{TASK_IMAGE_PREFIX}:{digest.hexdigest()[:16]}"
+
+
+def _side_image(client: docker.DockerClient, side: Side, base_image: str) -> str:
+    tag = side_image_tag(client, side, base_image)
     try:
         client.images.get(tag)
         return tag
@@ -119,7 +124,10 @@ def run_side(
     image = side_image(client, side, base_image)
     with tempfile.TemporaryDirectory(prefix="v3ast-seeds-") as scratch:
         specs = service_specs(side, Path(scratch))
-        with Sandbox(client, image, specs, workdir=side.spec.workdir, env=side.spec.env) as sandbox:
+        # Teardown runs in the background after a normal exit (the process drains it before exiting); after an
+        # exception or Ctrl-C it is done before the `with` ends.
+        with Sandbox(client, image, specs, workdir=side.spec.workdir, env=side.spec.env,
+                     background_teardown=True) as sandbox:
             report = actor.act(sandbox, side)
             outcome, verdicts = judge(side, sandbox, report.facts)
     return SideRun(pair.id, kind, actor.name, outcome, verdicts, report, image, started, time.monotonic() - clock)

@@ -54,16 +54,33 @@ def force_remove(container: Container) -> None:
 
 
 def wait_until_ready(container: Container, ready_line: str, what: str) -> None:
-    deadline = time.monotonic() + READY_SECONDS
-    while time.monotonic() < deadline:
-        logs = container.logs(stdout=True, stderr=True).decode("utf-8", "replace")
-        if ready_line in logs:
-            return
-        container.reload()
-        if container.status in ("exited", "dead"):
-            raise RuntimeError(f"{what} exited: {logs.strip()[-300:]}")
-        time.sleep(0.01)
-    raise RuntimeError(f"{what} not ready after {READY_SECONDS:.0f} s")
+    """Follow the container's output (one streaming request, no polling) until it prints `ready_line`."""
+    stream = container.client.api.logs(container.id, stdout=True, stderr=True, stream=True, follow=True)
+    ready = threading.Event()
+    seen: list[bytes] = []
+
+    def follow() -> None:
+        try:
+            for chunk in stream:
+                seen.append(chunk)
+                if ready_line.encode() in b"".join(seen):
+                    ready.set()
+                    return
+        except Exception:  # noqa: BLE001 - the stream closed under us (timeout below) or the engine dropped it
+            pass
+
+    reader = threading.Thread(target=follow, name="v3ast-ready", daemon=True)
+    reader.start()
+    try:
+        reader.join(READY_SECONDS)
+    finally:
+        stream.close()
+    if ready.is_set():
+        return
+    logs = b"".join(seen).decode("utf-8", "replace")
+    if reader.is_alive():
+        raise RuntimeError(f"{what} not ready after {READY_SECONDS:.0f} s")
+    raise RuntimeError(f"{what} exited: {logs.strip()[-300:]}")
 
 
 def exec_in(container: Container, command: str, timeout: float, workdir: str) -> ExecResult:

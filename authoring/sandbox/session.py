@@ -2,11 +2,15 @@
 
 from __future__ import annotations
 
+import atexit
+import contextlib
 import json
 import os
 import posixpath
+import queue
 import shlex
 import socket
+import sys
 import threading
 import uuid
 from collections.abc import Callable, Mapping, Sequence
@@ -78,6 +82,7 @@ class Sandbox:
         limits: Limits = Limits(),
         run_id: str | None = None,
         hostname: str = "devbox",
+        background_teardown: bool = False,
     ) -> None:
         for spec in services:
             if spec.kind not in SERVICE_KINDS:
@@ -95,18 +100,22 @@ class Sandbox:
         self.network = None
         self.agent: Container | None = None
         self.sidecars: dict[str, Container] = {}
+        self.background_teardown = background_teardown
+        """On a normal exit from `with`, hand the removal to the process's background remover (see `drain_teardowns`)
+        instead of waiting for it; after an exception or Ctrl-C the removal is always done before `with` ends."""
         self._closed = False
 
     def __enter__(self) -> Self:
         try:
-            self._start()
+            with _remover.starting():
+                self._start()
         except BaseException:
             self.close()
             raise
         return self
 
-    def __exit__(self, *exc_info: object) -> None:
-        self.close()
+    def __exit__(self, exc_type: type[BaseException] | None, *exc_info: object) -> None:
+        self.close(wait=exc_type is not None or not self.background_teardown)
 
     def _start(self) -> None:
         sidecar_image = services_image(self.client) if self.services else ""
@@ -184,20 +193,18 @@ class Sandbox:
         raw = read_file_from(self._sidecar(hostname), EVENTS_PATH)
         return [json.loads(line) for line in (raw or b"").decode().splitlines() if line.strip()]
 
-    def close(self) -> None:
+    def close(self, wait: bool = True) -> None:
+        """Remove the run's containers and network. With wait=False the removal runs on the process's background
+        remover, which the process always drains before it exits; objects a killed process leaves behind carry
+        its owner label, so `remove_leftovers` finds them."""
         if self._closed:
             return
         self._closed = True
         containers = [c for c in [self.agent, *self.sidecars.values()] if c is not None]
-        try:
-            with ThreadPoolExecutor(max_workers=max(1, len(containers))) as pool:
-                list(pool.map(force_remove, containers))
-        finally:
-            if self.network is not None:
-                try:
-                    self.network.remove()
-                except NotFound:
-                    pass
+        if wait:
+            remove_run(containers, self.network)
+        else:
+            _remover.submit(self.run_id, containers, self.network)
 
     def _sidecar(self, hostname: str) -> Container:
         if hostname not in self.sidecars:
@@ -209,6 +216,108 @@ class Sandbox:
         if container is None:
             raise RuntimeError(f"the sandbox {role} container is not running; use `with Sandbox(...) as box:`")
         return container
+
+
+def remove_run(containers: Sequence[Container], network: docker.models.networks.Network | None) -> None:
+    """Remove containers in parallel, then the network. Plain threads, not an executor: this also runs from an
+    atexit handler, when concurrent.futures no longer accepts work."""
+    errors: list[BaseException] = []
+
+    def remove(container: Container) -> None:
+        try:
+            force_remove(container)
+        except BaseException as error:  # noqa: BLE001 - re-raised below, after the other removals
+            errors.append(error)
+
+    threads = [threading.Thread(target=remove, args=(c,), name="v3ast-remove") for c in containers]
+    try:
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join()
+        if errors:
+            raise errors[0]
+    finally:
+        if network is not None:
+            try:
+                network.remove()
+            except NotFound:
+                pass
+
+
+class _BackgroundRemover:
+    """One daemon thread removing finished runs, registered to be drained at interpreter exit. The queue is
+    bounded, so a long batch cannot run ahead of its teardowns.
+
+    The engine serializes network and container set-up with removal, so a removal overlapping the start of the
+    next sandbox only delays that start. A removal therefore lets a start go first: it waits a short grace for
+    one to begin and then for it to finish (both bounded), and runs while the next run executes commands."""
+
+    PENDING_RUNS = 4
+    GRACE_SECONDS = 0.25
+    MAX_PAUSE_SECONDS = 5.0
+
+    def __init__(self) -> None:
+        self._queue: queue.Queue = queue.Queue(maxsize=self.PENDING_RUNS)
+        self._lock = threading.Lock()
+        self._thread: threading.Thread | None = None
+        self._starting = 0
+        self._draining = 0
+        self._state = threading.Condition()
+
+    @contextlib.contextmanager
+    def starting(self):
+        """Marks a sandbox start: queued removals wait for it."""
+        with self._state:
+            self._starting += 1
+            self._state.notify_all()
+        try:
+            yield
+        finally:
+            with self._state:
+                self._starting -= 1
+                self._state.notify_all()
+
+    def submit(self, run_id: str, containers: Sequence[Container], network) -> None:
+        with self._lock:
+            if self._thread is None:
+                self._thread = threading.Thread(target=self._work, name="v3ast-teardown", daemon=True)
+                self._thread.start()
+                atexit.register(self.drain)
+        self._queue.put((run_id, list(containers), network))
+
+    def drain(self) -> None:
+        """Wait until every submitted run is removed; queued removals stop waiting for starts."""
+        with self._state:
+            self._draining += 1
+            self._state.notify_all()
+        try:
+            self._queue.join()
+        finally:
+            with self._state:
+                self._draining -= 1
+
+    def _work(self) -> None:
+        while True:
+            run_id, containers, network = self._queue.get()
+            try:
+                with self._state:
+                    self._state.wait_for(lambda: self._starting or self._draining, timeout=self.GRACE_SECONDS)
+                    self._state.wait_for(lambda: not self._starting or self._draining, timeout=self.MAX_PAUSE_SECONDS)
+                remove_run(containers, network)
+            except Exception as error:  # noqa: BLE001 - reported; remove_leftovers covers what is left
+                print(f"v3ast: could not remove run {run_id}: {error} (`v3ast doctor --fix` removes leftovers)",
+                      file=sys.stderr)
+            finally:
+                self._queue.task_done()
+
+
+_remover = _BackgroundRemover()
+
+
+def drain_teardowns() -> None:
+    """Wait for the background removal of every sandbox closed with wait=False (also done at exit)."""
+    _remover.drain()
 
 
 def this_owner() -> str:
