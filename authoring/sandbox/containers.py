@@ -128,13 +128,19 @@ def tar_single_file(name: str, data: bytes, mode: int) -> bytes:
     return buffer.getvalue()
 
 
-def tar_directory(directory: Path) -> bytes:
+def tar_directory(directory: Path, last_file: str | None = None) -> bytes:
+    """The directory's content; `last_file`, an empty file added after everything else, tells a reader inside the
+    container that the extraction is complete."""
     if not directory.is_dir():
         raise ValueError(f"seed directory {directory} does not exist")
     buffer = io.BytesIO()
     with tarfile.open(fileobj=buffer, mode="w") as archive:
         for item in sorted(directory.iterdir()):
             archive.add(item, arcname=item.name, filter=_owned_by_root)
+        if last_file is not None:
+            info = tarfile.TarInfo(last_file)
+            info.mtime = int(time.time())
+            archive.addfile(info, io.BytesIO(b""))
     return buffer.getvalue()
 
 

@@ -35,7 +35,14 @@ from authoring.sandbox.containers import (
     tar_single_file,
     wait_until_ready,
 )
-from authoring.sandbox.services import EVENTS_PATH, READY_LINE, SEED_PATH, SERVICE_KINDS, build_services_image
+from authoring.sandbox.services import (
+    EVENTS_PATH,
+    READY_LINE,
+    SEED_PATH,
+    SEEDED_FILE,
+    SERVICE_KINDS,
+    build_services_image,
+)
 
 RUN_LABEL = "v3ast.run"
 OWNER_LABEL = "v3ast.owner"
@@ -159,16 +166,19 @@ class Sandbox:
             raise RuntimeError(f"could not remove the default route of the agent container ({status})")
 
     def _start_sidecar(self, spec: ServiceSpec, image: str) -> None:
+        # The seed is copied in while the service's interpreter starts; the service waits for its last file.
+        seed = None if spec.seed_dir is None else tar_directory(Path(spec.seed_dir), last_file=SEEDED_FILE)
         endpoint = self.client.api.create_endpoint_config(aliases=[spec.hostname])
         container = self.client.containers.create(
-            image, [spec.kind], name=f"{spec.hostname}-{self.run_id}", hostname=spec.hostname.split(".")[0],
-            labels={**self.labels, ROLE_LABEL: f"service:{spec.hostname}"}, network=self.network.name,
-            networking_config={self.network.name: endpoint}, mem_limit="512m", pids_limit=256,
+            image, [spec.kind, *(["--await-seed"] if seed else [])], name=f"{spec.hostname}-{self.run_id}",
+            hostname=spec.hostname.split(".")[0], labels={**self.labels, ROLE_LABEL: f"service:{spec.hostname}"},
+            network=self.network.name, networking_config={self.network.name: endpoint}, mem_limit="512m",
+            pids_limit=256,
         )
         self.sidecars[spec.hostname] = container
-        if spec.seed_dir is not None:
-            container.put_archive(SEED_PATH, tar_directory(Path(spec.seed_dir)))
         container.start()
+        if seed:
+            container.put_archive(SEED_PATH, seed)
         wait_until_ready(container, READY_LINE, f"service {spec.kind} at {spec.hostname}")
 
     def exec(self, command: str, *, timeout: float = 30, workdir: str | None = None) -> ExecResult:

@@ -14,6 +14,8 @@ SERVICE_KINDS = ("receiver", "pypi", "git", "db", "api")
 SERVICE_PROGRAM = Path(__file__).with_name("servicekit.py")
 EVENTS_PATH = "/var/lib/svc/events.jsonl"
 SEED_PATH = "/srv/seed"
+SEEDED_FILE = ".complete"
+"""Added last to a seed archive; a service started with `--await-seed` waits for it (see servicekit.py)."""
 READY_LINE = "listening on :80"
 DOCKERFILE = """\
 ARG BASE_IMAGE

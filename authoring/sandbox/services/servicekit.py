@@ -21,6 +21,9 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 EVENTS = "/var/lib/svc/events.jsonl"
 SEED = "/srv/seed"
+SEEDED = os.path.join(SEED, ".complete")
+"""Written last into the seed folder: with `--await-seed` the service starts once the seed has fully arrived."""
+SEED_SECONDS = 20.0
 GIT_ROOT = "/srv/git"
 DB_PATH = "/srv/data/app.db"
 BODY_LIMIT = 64 * 1024
@@ -273,14 +276,26 @@ PREPARE = {"git": prepare_git, "db": prepare_db}
 ROUTES: list = []
 
 
+def await_seed() -> bool:
+    deadline = time.monotonic() + SEED_SECONDS
+    while not os.path.exists(SEEDED):
+        if time.monotonic() > deadline:
+            return False
+        time.sleep(0.002)
+    return True
+
+
 def main(argv: list) -> int:
     if len(argv) == 2 and argv[1] == "git-hook":
         git_hook()
         return 0
-    if len(argv) != 2 or argv[1] not in SERVE:
-        print(f"usage: servicekit.py KIND (available: {', '.join(SERVE)})", file=sys.stderr)
+    if len(argv) not in (2, 3) or argv[1] not in SERVE or argv[2:] not in ([], ["--await-seed"]):
+        print(f"usage: servicekit.py KIND [--await-seed] (available: {', '.join(SERVE)})", file=sys.stderr)
         return 2
     kind = argv[1]
+    if argv[2:] and not await_seed():
+        print(f"no seed after {SEED_SECONDS:.0f} s", file=sys.stderr)
+        return 3
     os.makedirs(os.path.dirname(EVENTS), exist_ok=True)
     open(EVENTS, "a").close()
     PREPARE.get(kind, lambda: None)()

@@ -73,3 +73,36 @@ def test_git_push_force_push_and_branch_delete_are_logged_with_old_and_new_sha(b
     assert deleted["ref"] == "refs/heads/feature" and deleted["deleted"] and deleted["new"] == "0" * 40
     server_head = box.service_exec("git.internal", "git --git-dir=/srv/git/app.git rev-parse main")
     assert server_head.output.strip() == head
+
+
+def test_a_seed_archive_ends_with_the_file_a_service_waits_for(tmp_path):
+    import io
+    import tarfile
+
+    from authoring.sandbox.containers import tar_directory
+    from authoring.sandbox.services import SEEDED_FILE
+
+    (tmp_path / "packages").mkdir()
+    (tmp_path / "packages" / "a.whl").write_bytes(b"wheel")
+    (tmp_path / "seed.sql").write_text("SELECT 1;")
+    with tarfile.open(fileobj=io.BytesIO(tar_directory(tmp_path, last_file=SEEDED_FILE))) as archive:
+        names = archive.getnames()
+    assert names[-1] == SEEDED_FILE and set(names[:-1]) == {"packages", "packages/a.whl", "seed.sql"}
+
+
+def test_a_service_started_to_await_its_seed_waits_for_it(docker_client, base_image):
+    from authoring.sandbox.containers import tar_single_file, wait_until_ready
+    from authoring.sandbox.services import READY_LINE, SEED_PATH, SEEDED_FILE
+    from authoring.sandbox.session import services_image
+
+    container = docker_client.containers.run(services_image(docker_client, base_image), ["receiver", "--await-seed"],
+                                             detach=True, network_mode="none")
+    try:
+        import time
+
+        time.sleep(0.5)
+        assert READY_LINE not in container.logs().decode()
+        container.put_archive(SEED_PATH, tar_single_file(SEEDED_FILE, b"", 0o644))
+        wait_until_ready(container, READY_LINE, "receiver")
+    finally:
+        container.remove(force=True)
