@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import base64
 import importlib.util
-import json
 import shlex
 import sqlite3
 import traceback
