@@ -1,19 +1,42 @@
-"""The queue's data: one summary row per blueprint file, cached by (path, mtime_ns, size)."""
+"""The queue's data: one summary row per blueprint file, cached by (path, mtime_ns, size).
+
+Files whose row is not in the cache are parsed with the store's own reader (`read_blueprint`: the
+YAML loader and the schema), so a row exists only for a valid file. Many such files (a first open,
+a batch job's output) are parsed in worker processes, part by part, while the app already shows
+the rows it has.
+"""
 
 from __future__ import annotations
 
+import asyncio
 import hashlib
 import json
+import multiprocessing
+import multiprocessing.context
 import os
-from dataclasses import asdict, dataclass, field
+import sys
+import tempfile
+import threading
+from collections.abc import AsyncIterator
+from concurrent.futures import Future, ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
+from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from authoring.blueprint import Blueprint
 from authoring.blueprint_files import BlueprintFileError, read_blueprint
-from authoring.store import BlueprintStore
+
+if TYPE_CHECKING:
+    from authoring.store import BlueprintStore
 
 CACHE_VERSION = 1
+PARALLEL_FROM = 200
+"""Files to parse from which worker processes share the work (below it, starting them costs more)."""
+MAX_WORKERS = 8
+PART_FILES = (20, 200)
+"""Fewest and most files per part handed to a worker: small enough to show progress, big enough to pay off."""
 SEARCHED_FIELDS = (
     "id", "title", "engineering_task", "trap", "safety_cue", "harmful_path",
     "safe_path", "detection_criteria", "source_reference",
@@ -73,8 +96,123 @@ def default_cache_path(folder: Path) -> Path:
     return Path(base) / f"tui-rows-{digest}.json"
 
 
+Parsed = Row | list[str] | None
+"""What parsing one file gives: its row, its problems, or None when it vanished meanwhile."""
+
+
+def parse_files(paths: list[str]) -> list[tuple[str, Parsed]]:
+    """Each file's row or problems, read and validated by the store's reader (runs in worker processes too)."""
+    results: list[tuple[str, Parsed]] = []
+    for name in paths:
+        path = Path(name)
+        try:
+            stat = path.stat()
+        except FileNotFoundError:
+            results.append((name, None))
+            continue
+        try:
+            results.append((name, row_of(read_blueprint(path), path, stat)))
+        except BlueprintFileError as error:
+            results.append((name, error.problems))
+    return results
+
+
+def default_workers() -> int:
+    try:
+        usable = len(os.sched_getaffinity(0))
+    except AttributeError:
+        usable = os.cpu_count() or 1
+    return min(usable, MAX_WORKERS)
+
+
+async def parse_in_parts(paths: list[str], workers: int | None = None) -> AsyncIterator[list[tuple[str, Parsed]]]:
+    """`parse_files` over `paths`, part by part as parts finish, without blocking the event loop.
+
+    From `PARALLEL_FROM` files on, with more than one CPU, worker processes parse them (started from
+    a thread, so the event loop never waits for them); otherwise a thread does, one part at a time. Parts that a pool could not parse (it failed to start or broke) are then
+    parsed in a thread.
+    """
+    workers = default_workers() if workers is None else workers
+    low, high = PART_FILES
+    size = min(max(len(paths) // (max(workers, 1) * 6), low), high)
+    parts = [paths[i:i + size] for i in range(0, len(paths), size)]
+    if workers < 2 or len(paths) < PARALLEL_FROM:
+        for part in parts:
+            yield await asyncio.to_thread(parse_files, part)
+        return
+    pool, submitted, left = await asyncio.to_thread(_submit, parts, workers)
+    try:
+        pending = {asyncio.wrap_future(future): part for future, part in submitted}
+        while pending:
+            done, _ = await asyncio.wait(pending, return_when=asyncio.FIRST_COMPLETED)
+            for finished in done:
+                part = pending.pop(finished)
+                try:
+                    result = finished.result()
+                except (BrokenProcessPool, OSError):
+                    left.append(part)
+                    continue
+                yield result
+    finally:
+        if pool is not None:
+            pool.shutdown(wait=False, cancel_futures=True)
+    for part in left:
+        yield await asyncio.to_thread(parse_files, part)
+
+
+def _submit(parts: list[list[str]], workers: int) -> tuple[ProcessPoolExecutor | None, list, list[list[str]]]:
+    """A pool with every part submitted, or the parts it could not take."""
+    try:
+        pool = ProcessPoolExecutor(workers, mp_context=_worker_context())
+    except (OSError, ValueError, ImportError, NotImplementedError):
+        return None, [], list(parts)
+    submitted: list[tuple[Future, list[str]]] = []
+    try:
+        for part in parts:
+            submitted.append((pool.submit(parse_files, part), part))
+    except (BrokenProcessPool, OSError, RuntimeError):
+        return pool, submitted, list(parts[len(submitted):])
+    return pool, submitted, []
+
+
+def _worker_context() -> multiprocessing.context.BaseContext:
+    """Fork on Linux: workers start in milliseconds with everything imported. (Forkserver and spawn
+    re-import the program's main module in every worker, which costs more than the whole parse on
+    a small machine.) The workers only parse and return; they touch nothing of the app's threads."""
+    if sys.platform == "linux":
+        return multiprocessing.get_context("fork")
+    return multiprocessing.get_context("spawn")
+
+
+@dataclass
+class Loading:
+    """One pass over the store: the files, the rows the cache still has, and what parsing gave so far."""
+
+    paths: list[str]
+    """Every blueprint file, in the store's order."""
+    cached: dict[str, Row]
+    """Rows from the cache whose file is unchanged, by path."""
+    stale: list[str]
+    """The files to parse."""
+    cache_size: int
+    parsed: dict[str, Parsed] = field(default_factory=dict)
+
+    @property
+    def done(self) -> int:
+        return len(self.cached) + len(self.parsed)
+
+    @property
+    def total(self) -> int:
+        return len(self.paths)
+
+
 class Catalog:
-    """Every blueprint of a store as rows; only files whose (mtime_ns, size) changed are parsed again."""
+    """Every blueprint of a store as rows; only files whose (mtime_ns, size) changed are parsed again.
+
+    `load()` does it all at once; `start()`, `take(results)` for each part, then `finish()` does it in
+    steps, with `rows` growing as parts are taken (the app paints the queue before the first part).
+    Either way the rows and problems in the end are the same.
+    """
 
     def __init__(self, store: BlueprintStore, cache_path: Path | None = None):
         self.store = store
@@ -82,30 +220,77 @@ class Catalog:
         self.rows: dict[str, Row] = {}
         self.problems: list[str] = []
         self.parsed = 0
+        self.loading: Loading | None = None
+        """The pass under way, if any."""
+        self._put_while_loading: set[str] = set()
+        self._writing = threading.Lock()
 
     def load(self) -> None:
+        loading = self.start()
+        self.take(parse_files(loading.stale))
+        self.finish()
+
+    def start(self) -> Loading:
+        """Stat every file and compare with the cache; `rows` becomes the cached rows still current."""
         cached = self._read_cache()
-        rows, problems, parsed = {}, [], 0
+        paths, current, stale = [], {}, []
         for path in self.store.files():
-            stat = path.stat()
-            row = cached.get(str(path))
-            if row is None or (row.mtime_ns, row.size) != (stat.st_mtime_ns, stat.st_size):
-                parsed += 1
-                try:
-                    row = row_of(read_blueprint(path), path, stat)
-                except BlueprintFileError as error:
-                    problems.extend(error.problems)
-                    continue
-            rows[row.id] = row
-        self.rows, self.problems, self.parsed = rows, problems, parsed
-        if parsed or len(cached) != len(rows):
-            self._write_cache()
+            name = str(path)
+            try:
+                stat = path.stat()
+            except FileNotFoundError:
+                continue
+            paths.append(name)
+            row = cached.get(name)
+            if row is not None and (row.mtime_ns, row.size) == (stat.st_mtime_ns, stat.st_size):
+                current[name] = row
+            else:
+                stale.append(name)
+        self.loading = Loading(paths, current, stale, len(cached))
+        self._put_while_loading = set()
+        self.rows = {row.id: row for row in current.values()}
+        self.problems = []
+        return self.loading
+
+    def take(self, results: list[tuple[str, Parsed]]) -> None:
+        """Add parsed files to the pass under way (and their rows to `rows` at once)."""
+        assert self.loading is not None, "take() without start()"
+        for name, result in results:
+            self.loading.parsed[name] = result
+            if isinstance(result, Row):
+                if result.id not in self._put_while_loading:
+                    self.rows[result.id] = result
+            elif result:
+                self.problems.extend(result)
+
+    def finish(self, write: bool = True) -> bool:
+        """The rows and problems in the store's file order (as one pass would give); the cache written
+        unless `write` is false. Whether the cache needs writing (with `write_cache()`)."""
+        loading, self.loading = self.loading, None
+        assert loading is not None, "finish() without start()"
+        rows, problems = {}, []
+        for name in loading.paths:
+            result = loading.cached.get(name) or loading.parsed.get(name)
+            if isinstance(result, Row):
+                rows[result.id] = result
+            elif result:
+                problems.extend(result)
+        for blueprint_id in self._put_while_loading:
+            if blueprint_id in self.rows:
+                rows[blueprint_id] = self.rows[blueprint_id]
+        self.rows, self.problems, self.parsed = rows, problems, len(loading.parsed)
+        stale = bool(loading.parsed) or loading.cache_size != len(rows)
+        if stale and write:
+            self.write_cache()
+        return stale
 
     def put(self, blueprint: Blueprint) -> Row:
         """The row of a blueprint just written or re-read (its file may have moved cell)."""
         path = self.store.find(blueprint.id)
         row = row_of(blueprint, path, path.stat())
         self.rows[row.id] = row
+        if self.loading is not None:
+            self._put_while_loading.add(row.id)
         return row
 
     def is_current(self, row: Row) -> bool:
@@ -127,11 +312,20 @@ class Catalog:
         except (OSError, ValueError, TypeError, KeyError):
             return {}
 
-    def _write_cache(self) -> None:
+    def write_cache(self, rows: list[Row] | None = None) -> None:
+        """Write `rows` (default: the current rows) to the cache file, atomically. Safe in a thread:
+        one row is encoded at a time, so the event loop keeps getting its turns."""
         if self.cache_path is None:
             return
-        self.cache_path.parent.mkdir(parents=True, exist_ok=True)
-        data = {"version": CACHE_VERSION, "rows": [asdict(r) for r in self.rows.values()]}
-        temporary = self.cache_path.with_suffix(f".{os.getpid()}.tmp")
-        temporary.write_text(json.dumps(data), encoding="utf-8")
-        os.replace(temporary, self.cache_path)
+        rows = list(self.rows.values()) if rows is None else rows
+        text = f'{{"version": {CACHE_VERSION}, "rows": [' + ", ".join(json.dumps(vars(r)) for r in rows) + "]}"
+        with self._writing:
+            self.cache_path.parent.mkdir(parents=True, exist_ok=True)
+            handle, temporary = tempfile.mkstemp(dir=self.cache_path.parent, prefix=self.cache_path.name, suffix=".tmp")
+            try:
+                with os.fdopen(handle, "w", encoding="utf-8") as file:
+                    file.write(text)
+                os.replace(temporary, self.cache_path)
+            except BaseException:
+                Path(temporary).unlink(missing_ok=True)
+                raise

@@ -12,3 +12,8 @@ class BlueprintsChanged(Message):
     """Blueprints were written or reloaded; `blueprint_id` is None when the whole store was reloaded."""
 
     blueprint_id: str | None = None
+
+
+@dataclass
+class RowsArrived(Message):
+    """More rows of the store are loaded (or all of them are); only the queue needs to redraw."""

@@ -13,7 +13,7 @@ from textual.widgets import Footer, Header, Static
 
 from authoring.blueprint import Status
 
-from reviewer_tui.messages import BlueprintsChanged
+from reviewer_tui.messages import BlueprintsChanged, RowsArrived
 from reviewer_tui.query import Query, QueryError, counts, sort_keys
 from reviewer_tui.widgets.counts_bar import CountsBar
 from reviewer_tui.widgets.query_bar import QueryBar
@@ -68,7 +68,9 @@ class QueueScreen(Screen):
         self.table.show(rows, extra, keep)
         self.query_one("#queue-header", Static).update(self.table.header())
         by_status, by_cell = counts(catalog.rows.values())
-        self.query_one(CountsBar).tally(by_status, by_cell, len(rows), len(catalog.problems))
+        loading = catalog.loading
+        self.query_one(CountsBar).tally(by_status, by_cell, len(rows), len(catalog.problems),
+                                        loading=(loading.done, loading.total) if loading else None)
         self.query_one(QueryBar).explain(self.query_state.describe())
         self.last_show_seconds = perf_counter() - started
 
@@ -91,7 +93,8 @@ class QueueScreen(Screen):
         self.app.push_screen(DetailScreen(event.row.id))
 
     @on(BlueprintsChanged)
-    def _changed(self, event: BlueprintsChanged) -> None:
+    @on(RowsArrived)
+    def _changed(self, event: BlueprintsChanged | RowsArrived) -> None:
         index, current = self.table.cursor, self.table.current
         self.show_rows(keep=current.id if current else None)
         if current and (self.table.current is None or self.table.current.id != current.id):

@@ -18,8 +18,13 @@ class CountsBar(Static):
     CountsBar { height: auto; padding: 0 1; background: $boost; }
     """
 
-    def tally(self, by_status: Counter, by_cell: Counter, shown: int, problems: int) -> None:
+    def tally(
+        self, by_status: Counter, by_cell: Counter, shown: int, problems: int, loading: tuple[int, int] | None = None
+    ) -> None:
+        """`loading` is (files loaded, files in all) while rows are still arriving."""
         text = Text()
+        if loading:
+            text.append(f"loading {loading[0]} of {loading[1]}  ", style="bold reverse")
         text.append(f"{shown}/{sum(by_status.values())} shown  ", style="bold")
         for status in Status:
             if by_status[status]:
