@@ -129,8 +129,8 @@ async def parse_in_parts(paths: list[str], workers: int | None = None) -> AsyncI
     """`parse_files` over `paths`, part by part as parts finish, without blocking the event loop.
 
     From `PARALLEL_FROM` files on, with more than one CPU, worker processes parse them (started from
-    a thread, so the event loop never waits for them); otherwise a thread does, one part at a time. Parts that a pool could not parse (it failed to start or broke) are then
-    parsed in a thread.
+    a thread, so the event loop never waits for them); otherwise a thread does, one part at a time.
+    Parts that a pool could not parse (it failed to start or broke) are then parsed in a thread.
     """
     workers = default_workers() if workers is None else workers
     low, high = PART_FILES
