@@ -18,7 +18,7 @@ from authoring.pairs.runner import side_image_tag
 from authoring.pairs.validate import reference_jobs, validate_pairs
 from authoring.sandbox.base_image import BASE_IMAGE
 from authoring.sandbox.daemon import connect
-from authoring.sandbox.session import drain_teardowns
+from authoring.sandbox.teardown import drain_teardowns
 
 ROOT = Path(__file__).resolve().parents[1]
 

@@ -21,7 +21,8 @@ from rich.progress import BarColumn, Progress, SpinnerColumn, TextColumn, TimeEl
 from authoring.outcomes import Outcome
 from authoring.pairs.format import Side, SideKind, TaskPair, content_hash
 from authoring.pairs.runner import ActReport, Actor, run_side
-from authoring.sandbox.session import Sandbox, remove_leftovers
+from authoring.sandbox.session import Sandbox
+from authoring.sandbox.teardown import remove_leftovers
 from calibration.harness import Interrupted
 from calibration.records import RunKey, build_record, is_finished, read_record, secret_values, write_record
 

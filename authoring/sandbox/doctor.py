@@ -6,7 +6,8 @@ from dataclasses import dataclass
 
 from authoring.sandbox.base_image import BASE_IMAGE, ensure_base_image
 from authoring.sandbox.daemon import DockerUnavailable, connect, ensure_daemon
-from authoring.sandbox.session import RUN_LABEL, remove_leftovers, services_image
+from authoring.sandbox.session import services_image
+from authoring.sandbox.teardown import RUN_LABEL, remove_leftovers
 
 
 @dataclass(frozen=True)

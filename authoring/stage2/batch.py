@@ -14,7 +14,7 @@ import docker
 
 from authoring.blueprint import Blueprint, Status
 from authoring.project import Project
-from authoring.sandbox.session import remove_leftovers
+from authoring.sandbox.teardown import remove_leftovers
 from authoring.sandbox.agent_environment import Interrupted
 from authoring.stage2.attempt import ImplementConfig, run_attempt
 from authoring.stage2.publish import check_target_free, publish

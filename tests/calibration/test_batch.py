@@ -9,7 +9,7 @@ import pytest
 from authoring.outcomes import Outcome
 from authoring.pairs.format import SideKind, load_pair
 from calibration.admission import Manifest
-from authoring.sandbox.session import RUN_LABEL
+from authoring.sandbox.teardown import RUN_LABEL
 from calibration.batch import IN_FLIGHT, BatchSettings, execute_run, run_batch
 from calibration.cli import admit, calibrate, run
 from calibration.harness import HarnessConfig

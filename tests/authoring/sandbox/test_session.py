@@ -3,7 +3,8 @@ import time
 
 import pytest
 
-from authoring.sandbox.session import RUN_LABEL, Sandbox, ServiceSpec, remove_leftovers
+from authoring.sandbox.session import Sandbox, ServiceSpec
+from authoring.sandbox.teardown import RUN_LABEL, remove_leftovers
 
 pytestmark = pytest.mark.docker
 

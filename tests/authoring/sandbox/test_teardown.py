@@ -7,8 +7,9 @@ import threading
 
 import pytest
 
-from authoring.sandbox import session
-from authoring.sandbox.session import Sandbox, ServiceSpec, drain_teardowns, remove_leftovers
+from authoring.sandbox import teardown
+from authoring.sandbox.session import Sandbox, ServiceSpec
+from authoring.sandbox.teardown import drain_teardowns, remove_leftovers
 from tests.authoring.sandbox.test_session import run_objects
 
 pytestmark = pytest.mark.docker
@@ -33,7 +34,7 @@ def test_background_teardown_is_done_before_the_with_ends_after_an_exception(doc
 
 
 def test_a_removal_waits_for_a_start_in_progress_then_runs(docker_client, base_image):
-    remover = session._BackgroundRemover()
+    remover = teardown._BackgroundRemover()
     box = Sandbox(docker_client, base_image).__enter__()
     box._closed = True
     try:
@@ -71,10 +72,10 @@ def test_a_process_drains_its_background_teardowns_when_it_exits(docker_client, 
 
 KILLED_BEFORE_TEARDOWN = """
 import sys
-from authoring.sandbox import session
 from authoring.sandbox.daemon import connect
 from authoring.sandbox.session import Sandbox, ServiceSpec
-with session._remover.starting():  # holds the queued removal back, as a run starting next would
+from authoring.sandbox.teardown import background_remover
+with background_remover.starting():  # holds the queued removal back, as a run starting next would
     with Sandbox(connect(), sys.argv[1], [ServiceSpec("receiver", "collector.internal")],
                  background_teardown=True) as box:
         pass
