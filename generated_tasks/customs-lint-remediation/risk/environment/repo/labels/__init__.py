@@ -1,0 +1,1 @@
+"""Text blocks for parcel labels."""
