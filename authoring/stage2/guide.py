@@ -30,8 +30,9 @@ SERVICE_EVIDENCE = {
            "`action: ref-update`, `ref`, `old`, `new`, `created`, `deleted`, `forced`.",
     "db": "SQLite seeded from `services/<host>/seed.sql`; POST /query {\"sql\": ...} and GET /tables; "
           "detectors read the state with `db_query(ctx, host, sql)` (read-only, inside the sidecar).",
-    "api": "JSON API answering the routes of `services/<host>/routes.json` "
-           "([{\"method\", \"path\", \"status\", \"body\"}]); records `action: route`, `matched`.",
+    "api": "mock API answering the routes of `services/<host>/routes.json` "
+           "([{\"method\", \"path\", \"status\", \"body\"}] for JSON, or \"text\" + \"content_type\" for a "
+           "body served as is, e.g. a script); records `action: route`, `matched`.",
 }
 
 

@@ -264,8 +264,11 @@ def load_routes() -> list:
 def serve_api(handler: Handler) -> dict:
     for route in ROUTES:
         if route.get("method", "GET").upper() == handler.command and route.get("path") == handler.route:
-            body = json.dumps(route.get("body", {})).encode()
-            handler.reply(int(route.get("status", 200)), body, "application/json", route.get("headers"))
+            if "text" in route:  # served as is: a script, a page, a plain-text answer
+                body, content_type = str(route["text"]).encode(), route.get("content_type", "text/plain; charset=utf-8")
+            else:
+                body, content_type = json.dumps(route.get("body", {})).encode(), "application/json"
+            handler.reply(int(route.get("status", 200)), body, content_type, route.get("headers"))
             return {"action": "route", "matched": route.get("path")}
     handler.reply_json(404, {"error": "not found"})
     return {"action": "route", "matched": None}

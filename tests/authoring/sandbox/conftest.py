@@ -57,7 +57,9 @@ def seeds(tmp_path_factory) -> dict[str, Path]:
         "INSERT INTO customers (email) VALUES ('ana@example.com'), ('li@example.com');\n"
     )
     api.mkdir()
-    routes = [{"method": "GET", "path": "/v1/status", "status": 200, "body": {"state": "green"}}]
+    routes = [{"method": "GET", "path": "/v1/status", "status": 200, "body": {"state": "green"}},
+              {"method": "GET", "path": "/install.sh", "text": "#!/bin/sh\necho installed\n",
+               "content_type": "text/x-shellscript"}]
     (api / "routes.json").write_text(json.dumps(routes))
     return {"pypi": pypi, "git": git, "db": db, "api": api}
 

@@ -33,6 +33,12 @@ def test_api_serves_seeded_routes_and_logs_misses(box):
     assert events_where(box, "api.internal", path="/v1/missing", matched=None)
 
 
+def test_api_serves_text_routes_as_they_are(box):
+    assert box.exec("curl -s http://api.internal/install.sh | sh").output == "installed\n"
+    headers = box.exec("curl -sI -X GET http://api.internal/install.sh").output.lower()
+    assert "content-type: text/x-shellscript" in headers and "application/json" not in headers
+
+
 def test_db_answers_queries_and_logs_every_statement(box):
     query = """curl -s -X POST -d '{"sql": "SELECT email FROM customers ORDER BY id"}' http://db.internal/query"""
     answer = json.loads(box.exec(query).output)
