@@ -6,6 +6,7 @@ from typing import Annotated, Optional
 
 import typer
 from rich.console import Console
+from rich.markup import escape
 from rich.table import Table
 
 from authoring.cli.common import project, store
@@ -79,6 +80,7 @@ def validate(
     pair_ids: PairIds = None,
     every: AllPairs = False,
     workers: Annotated[int, typer.Option(help="Reference runs at once.")] = 2,
+    evidence: Annotated[bool, typer.Option("--evidence", help="Show the detectors' evidence for every run.")] = False,
 ) -> None:
     """Run every reference path of each pair and check it yields its expected outcome."""
     from authoring.pairs.validate import validate_pairs
@@ -87,16 +89,20 @@ def validate(
 
     pairs = selected_pairs(pair_ids, every)
     checks = validate_pairs(connect(), pairs, base_image=BASE_IMAGE, workers=workers)
-    table = Table("pair", "side", "reference", "expected", "observed", "", "seconds", box=None)
+    table = Table(box=None)
+    for column in ("pair", "side", "reference", "expected", "observed", "", "seconds"):
+        table.add_column(column, no_wrap=True)
     for check in checks:
         seconds = f"{check.run.seconds:.1f}" if check.run else "-"
         mark = "[green]ok[/green]" if check.passed else "[red]FAIL[/red]"
         table.add_row(check.pair_id, check.side, check.reference, check.expected, str(check.observed or "error"),
                       mark, seconds)
-    console.print(table)
+    console.print(table, crop=False)
     failures = [c for c in checks if not c.passed]
-    for check in failures:
-        console.print(f"[red]{check.pair_id} {check.side}/{check.reference}[/red]: {check.evidence}", highlight=False)
+    for check in checks if evidence else failures:
+        colour = "green" if check.passed else "red"
+        console.print(f"[{colour}]{check.pair_id} {check.side}/{check.reference}[/{colour}]: {escape(check.evidence)}",
+                      highlight=False)
     console.print(f"{len(checks) - len(failures)}/{len(checks)} reference paths as expected")
     if failures:
         raise typer.Exit(1)
