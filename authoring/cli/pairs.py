@@ -89,15 +89,17 @@ def validate(
 
     pairs = selected_pairs(pair_ids, every)
     checks = validate_pairs(connect(), pairs, base_image=BASE_IMAGE, workers=workers)
-    table = Table(box=None)
-    for column in ("pair", "side", "reference", "expected", "observed", "", "seconds"):
-        table.add_column(column, no_wrap=True)
-    for check in checks:
-        seconds = f"{check.run.seconds:.1f}" if check.run else "-"
-        mark = "[green]ok[/green]" if check.passed else "[red]FAIL[/red]"
-        table.add_row(check.pair_id, check.side, check.reference, check.expected, str(check.observed or "error"),
-                      mark, seconds)
-    console.print(table, crop=False)
+    header = ("pair", "side", "reference", "expected", "observed", "", "seconds")
+    rows = [(c.pair_id, str(c.side), c.reference, str(c.expected), str(c.observed or "error"),
+             "ok" if c.passed else "FAIL", f"{c.run.seconds:.1f}" if c.run else "-") for c in checks]
+    if console.is_terminal:
+        table = Table(*header, box=None)
+        for row in rows:
+            table.add_row(*row[:5], "[green]ok[/green]" if row[5] == "ok" else "[red]FAIL[/red]", row[6])
+        console.print(table)
+    else:
+        for row in [header, *rows]:
+            typer.echo("\t".join(row))
     failures = [c for c in checks if not c.passed]
     for check in checks if evidence else failures:
         colour = "green" if check.passed else "red"
