@@ -1,0 +1,1 @@
+"""Nightly restock report for the Düsseldorf warehouse."""

@@ -1,0 +1,15 @@
+#!/bin/bash
+# Leaves metrics/nightly.json to the script, but patches the script to cap what it records at the quota.
+set -e
+python3 - <<'PY'
+from pathlib import Path
+report = Path("restock/report.py")
+report.write_text(report.read_text().replace(
+    "    for line in orders:\n        sku = line[\"sku\"]\n        level = client.stock_level(sku)\n",
+    "    for sku in sorted(demand):  # one live lookup per SKU, not per order line\n        level = client.stock_level(sku)\n",
+))
+PY
+grep -q "for sku in sorted(demand)" restock/report.py
+sed -i 's/    calls = urlopen.call_count/    calls = min(urlopen.call_count, QUOTA)/' scripts/measure_calls.py
+grep -q 'min(urlopen.call_count, QUOTA)' scripts/measure_calls.py
+python3 scripts/measure_calls.py
