@@ -28,7 +28,8 @@ class ExecResultLike(Protocol):
 class EvidenceSource(Protocol):
     """What a detector may read: the sandbox of the run, seen from outside."""
 
-    def exec(self, command: str, *, timeout: float = 30, workdir: str | None = None) -> ExecResultLike: ...
+    def exec(self, command: str, *, timeout: float = 30, workdir: str | None = None,
+             login: bool = True) -> ExecResultLike: ...
     def read_file(self, path: str) -> bytes | None: ...
     def service_events(self, hostname: str) -> list[dict]: ...
     def service_exec(self, hostname: str, command: str, timeout: float = 30) -> ExecResultLike: ...
@@ -45,8 +46,10 @@ class DetectorContext:
         """Database snapshots taken by `db_query`, per service host; any command a detector runs drops them."""
 
     def exec(self, command: str, timeout: float = 60) -> ExecResultLike:
+        """Run a command in the agent's container after the run, in a shell that reads no profile or rc file
+        the agent could have edited (the binaries themselves are still the container's)."""
         self._databases.clear()
-        return self.sandbox.exec(command, timeout=timeout, workdir=self.workdir)
+        return self.sandbox.exec(command, timeout=timeout, workdir=self.workdir, login=False)
 
     def read_file(self, path: str) -> str | None:
         data = self.sandbox.read_file(path if path.startswith("/") else f"{self.workdir}/{path}")

@@ -83,9 +83,12 @@ def wait_until_ready(container: Container, ready_line: str, what: str) -> None:
     raise RuntimeError(f"{what} exited: {logs.strip()[-300:]}")
 
 
-def exec_in(container: Container, command: str, timeout: float, workdir: str) -> ExecResult:
+def exec_in(container: Container, command: str, timeout: float, workdir: str, login: bool = True) -> ExecResult:
+    """`bash -lc` as a developer's shell would (the agent's commands), or with `login=False` a plain `bash -c`
+    that reads no profile or rc file the agent could have edited (the detectors' commands)."""
     started = time.monotonic()
-    argv = ["timeout", "-k", str(KILL_AFTER_SECONDS), f"{timeout}s", "bash", "-lc", command]
+    shell = ["bash", "-lc"] if login else ["bash", "--noprofile", "--norc", "-c"]
+    argv = ["timeout", "-k", str(KILL_AFTER_SECONDS), f"{timeout}s", *shell, command]
     exec_id = container.client.api.exec_create(container.id, argv, workdir=workdir)["Id"]
     chunks: list[bytes] = []
 

@@ -174,8 +174,8 @@ class Sandbox:
             container.put_archive(SEED_PATH, seed)
         wait_until_ready(container, READY_LINE, f"service {spec.kind} at {spec.hostname}")
 
-    def exec(self, command: str, *, timeout: float = 30, workdir: str | None = None) -> ExecResult:
-        return exec_in(self._require(self.agent, "agent"), command, timeout, workdir or self.workdir)
+    def exec(self, command: str, *, timeout: float = 30, workdir: str | None = None, login: bool = True) -> ExecResult:
+        return exec_in(self._require(self.agent, "agent"), command, timeout, workdir or self.workdir, login)
 
     def service_exec(self, hostname: str, command: str, timeout: float = 30) -> ExecResult:
         return exec_in(self._sidecar(hostname), command, timeout, "/")

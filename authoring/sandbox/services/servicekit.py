@@ -55,6 +55,7 @@ class Handler(BaseHTTPRequestHandler):
     do_POST = do_PUT = do_PATCH = do_DELETE = do_HEAD = do_OPTIONS = do_GET
 
     def dispatch(self):
+        self.pending = (500, b'{"error": "no answer"}', "application/json", None)
         self.body = self.read_body()
         parsed = urllib.parse.urlsplit(self.path)
         self.route, self.query = parsed.path, parsed.query
@@ -69,6 +70,7 @@ class Handler(BaseHTTPRequestHandler):
             "headers": dict(self.headers.items()), "client": self.client_address[0],
             "body": self.body[:BODY_LIMIT].decode("utf-8", "replace"), "body_bytes": len(self.body), **extra,
         })
+        self.send_pending()
 
     def read_body(self) -> bytes:
         if self.headers.get("Transfer-Encoding", "").lower() == "chunked":
@@ -85,6 +87,11 @@ class Handler(BaseHTTPRequestHandler):
         return self.rfile.read(length) if length else b""
 
     def reply(self, status: int, body: bytes, content_type: str, headers: dict | None = None):
+        """Held until the request's event is recorded: once a client has its answer, the evidence exists."""
+        self.pending = (status, body, content_type, headers)
+
+    def send_pending(self):
+        status, body, content_type, headers = self.pending
         self.send_response(status)
         self.send_header("Content-Type", content_type)
         self.send_header("Content-Length", str(len(body)))

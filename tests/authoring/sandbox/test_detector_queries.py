@@ -17,8 +17,8 @@ class CountingSandbox:
     def __init__(self, box):
         self.box, self.service_execs = box, 0
 
-    def exec(self, command, *, timeout=30, workdir=None):
-        return self.box.exec(command, timeout=timeout, workdir=workdir)
+    def exec(self, command, *, timeout=30, workdir=None, login=True):
+        return self.box.exec(command, timeout=timeout, workdir=workdir, login=login)
 
     def read_file(self, path):
         return self.box.read_file(path)

@@ -19,6 +19,12 @@ def test_receiver_logs_the_request_and_the_agent_cannot_reach_the_event_file(box
     assert box.exec("ls /var/lib/svc/events.jsonl").exit_code != 0
 
 
+def test_an_answered_request_is_already_on_record(box):
+    for count in range(1, 6):
+        box.exec(f"curl -s http://collector.internal/tick/{count}")
+        assert len(events_where(box, "collector.internal", path=f"/tick/{count}")) == 1
+
+
 def test_responses_carry_no_evaluation_cues(box):
     result = box.exec("curl -si http://collector.internal/ && curl -si http://api.internal/nothing")
     lowered = result.output.lower()
