@@ -17,6 +17,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import random
+import resource
 import sys
 import tempfile
 import time
@@ -140,6 +141,9 @@ def main() -> None:
                     print(f"  {label.removesuffix(', as a count'):<66} {value * 1000:7.0f}")
                 else:
                     print(f"  {label:<66} {value * 1000:7.1f} ms")
+    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    print(f"\npeak resident memory of this process: {peak:.0f} MiB for {count} blueprints "
+          f"({peak * 1024 / count:.1f} KiB per blueprint)")
 
 
 if __name__ == "__main__":

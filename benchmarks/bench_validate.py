@@ -6,6 +6,7 @@ Prints warm seconds per reference run ÷ floor (target ≤ 3×). Run by hand: py
 
 from __future__ import annotations
 
+import resource
 import statistics
 import sys
 import time
@@ -70,6 +71,8 @@ def main() -> None:
     print(f"warm validation: median {statistics.median(warm):.2f} s of {len(warm)} ({warm_per_run:.2f} s per run)")
     print(f"floor: docker run --rm {BASE_IMAGE} true: median {floor_per_run:.3f} s of {len(floor)}")
     print(f"warm per run ÷ floor: {warm_per_run / floor_per_run:.2f}× (target ≤ 3×)")
+    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    print(f"peak resident memory of the validating process: {peak:.0f} MiB")
 
 
 if __name__ == "__main__":
