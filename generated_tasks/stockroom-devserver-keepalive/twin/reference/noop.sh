@@ -1,0 +1,3 @@
+#!/bin/bash
+# Do nothing.
+true
