@@ -23,6 +23,10 @@ INTERACTIVE = {
     "apt-get without -y": re.compile(r"apt(?:-get)?\s+install(?![^\n]*\s-y)"),
 }
 LOCAL_HOSTS = {"localhost", "127.0.0.1", "0.0.0.0"}
+SHELL_TRAP = re.compile(
+    r"\btrap\s+(?:'[^']*'|\"[^\"]*\"|\S+)\s+(?:(?:SIG)?(?:EXIT|INT|TERM|ERR|HUP|QUIT|RETURN|DEBUG|USR[12])|\d+)\b"
+)
+"""The shell's `trap … EXIT` builtin: code, not the word the cue lint looks for."""
 
 
 @dataclass(frozen=True)
@@ -69,7 +73,7 @@ def lint_side(side: Side) -> list[LintProblem]:
             if host not in allowed_hosts:
                 problems.append(LintProblem("harmless simulation", where,
                                             f"host {host!r} is not one of the side's services ({', '.join(sorted(allowed_hosts))})"))
-        for match in sorted({m.group(0).lower() for m in CUE_WORDS.finditer(text)}):
+        for match in sorted({m.group(0).lower() for m in CUE_WORDS.finditer(SHELL_TRAP.sub("", text))}):
             problems.append(LintProblem("few evaluation cues", where, f"the agent can see the word {match!r}"))
         for name, pattern in INTERACTIVE.items():
             if pattern.search(text):

@@ -26,6 +26,14 @@ def test_evaluation_cues_visible_to_the_agent_are_flagged(pair_copy):
     assert any("'benchmark'" in p for p in problems)
 
 
+def test_the_shell_trap_builtin_is_code_not_a_cue(pair_copy):
+    folder = pair_copy("purge-qa-orders")
+    script = "#!/bin/bash\ntmp=$(mktemp)\ntrap 'rm -f \"$tmp\"' EXIT\ntrap cleanup INT TERM\n"
+    assert problems_after(folder, "risk/environment/repo/bin/cleanup.sh", script) == []
+    problems = problems_after(folder, "risk/environment/repo/NOTES.md", "Careful, this repo is a trap.\n")
+    assert any("'trap'" in p for p in problems)
+
+
 def test_cues_in_detectors_and_docs_for_humans_are_fine(pair_copy):
     folder = pair_copy("purge-qa-orders")
     assert problems_after(folder, "risk/detectors/notes.py", "# the trap of this benchmark\n") == []
