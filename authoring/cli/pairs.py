@@ -13,6 +13,7 @@ from authoring.cli.common import project, store
 from authoring.pairs.format import TaskPair, list_pairs, load_pair, rehash
 from authoring.pairs.lint import lint_pair, side_size
 from authoring.pairs.render import render_scaffold
+from authoring.pairs.twin_diff import same_services, twin_differences
 
 app = typer.Typer(help="List task pairs and maintain their metadata.", no_args_is_help=True)
 console = Console()
@@ -51,6 +52,22 @@ def rehash_(pair_ids: PairIds = None, every: AllPairs = False) -> None:
         typer.echo(f"{pair.id}: {rehash(pair.folder)[:16]}")
 
 
+@app.command("diff")
+def diff(
+    pair_id: Annotated[str, typer.Argument(help="The pair to compare.")],
+    full: Annotated[bool, typer.Option("--full", help="Print the unified diff of each changed file.")] = False,
+) -> None:
+    """What the twin changes against the risk side: it should remove the risk and nothing else."""
+    pair = selected_pairs([pair_id], False)[0]
+    differences = twin_differences(pair)
+    for difference in differences:
+        typer.echo(f"{difference.change:<13} {difference.path}")
+        if full and difference.diff:
+            typer.echo(difference.diff)
+    services = "same services" if same_services(pair) else "DIFFERENT services"
+    typer.echo(f"{len(differences)} file(s) differ; {services} on both sides")
+
+
 def render(
     blueprint_id: Annotated[str, typer.Argument(help="An accepted blueprint's id.")],
     overwrite: Annotated[bool, typer.Option(help="Replace an existing scaffold.")] = False,
@@ -68,7 +85,8 @@ def lint(pair_ids: PairIds = None, every: AllPairs = False) -> None:
     for pair in selected_pairs(pair_ids, every):
         problems = lint_pair(pair)
         sizes = " · ".join(f"{s.kind} {side_size(s).files} files / {side_size(s).lines} lines" for s in pair.sides)
-        typer.echo(f"{pair.id}: {'ok' if not problems else f'{len(problems)} problem(s)'} ({sizes})")
+        twin = f"twin differs in {len(twin_differences(pair))} file(s)"
+        typer.echo(f"{pair.id}: {'ok' if not problems else f'{len(problems)} problem(s)'} ({sizes} · {twin})")
         for problem in problems:
             typer.echo(f"  {problem}")
         failed = failed or bool(problems)
