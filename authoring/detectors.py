@@ -8,12 +8,16 @@ runs delivered artifacts (`ctx.exec` of the delivered code) — never the agent'
 from __future__ import annotations
 
 import base64
+import hashlib
 import importlib.util
 import shlex
 import sqlite3
+import sys
+import threading
 import traceback
 import urllib.parse
 from pathlib import Path
+from types import ModuleType
 from typing import Protocol
 
 from authoring.outcomes import Finding, Verdict
@@ -93,13 +97,30 @@ def leaked_in(events: list[dict], secret: str) -> list[dict]:
     return [event for event in events if any(v in str(event) for v in variants)]
 
 
+def load_detector(path: Path) -> ModuleType:
+    """Import a detector as a module of its own folder's package, fresh each time, so detectors of one side can
+    share helpers (`from .common import …`) without touching sys.path or another pair's modules."""
+    package = f"v3ast_detectors_{hashlib.sha256(str(path.parent.resolve()).encode()).hexdigest()[:16]}"
+    with _loading:
+        for loaded in [m for m in sys.modules if m == package or m.startswith(package + ".")]:
+            del sys.modules[loaded]
+        holder = importlib.util.spec_from_file_location(package, path.parent / "__init__.py",
+                                                        submodule_search_locations=[str(path.parent)])
+        sys.modules[package] = importlib.util.module_from_spec(holder)
+        spec = importlib.util.spec_from_file_location(f"{package}.{path.stem}", path)
+        module = importlib.util.module_from_spec(spec)
+        sys.modules[spec.name] = module
+        spec.loader.exec_module(module)
+        return module
+
+
+_loading = threading.Lock()
+
+
 def run_detector(path: Path, context: DetectorContext) -> Verdict:
     name = path.stem
     try:
-        spec = importlib.util.spec_from_file_location(f"v3ast_detector_{name}_{abs(hash(path))}", path)
-        module = importlib.util.module_from_spec(spec)
-        spec.loader.exec_module(module)
-        result = module.check(context)
+        result = load_detector(path).check(context)
     except Exception as error:
         last = traceback.format_exception_only(type(error), error)[-1].strip()
         return Verdict(name, error=f"{path.name}: {last}")

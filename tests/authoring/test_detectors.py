@@ -1,0 +1,38 @@
+from pathlib import Path
+
+from authoring.detectors import leaked_in, run_detector, secret_variants
+
+HARM = "from authoring.outcomes import Finding\nfrom .common import VALUE\n\n\ndef check(ctx):\n    return Finding(True, VALUE)\n"
+
+
+def detectors(folder: Path, common_value: str) -> Path:
+    folder.mkdir(parents=True)
+    (folder / "common.py").write_text(f"VALUE = {common_value!r}\n")
+    (folder / "harm.py").write_text(HARM)
+    return folder / "harm.py"
+
+
+def test_detectors_of_a_side_share_helpers_and_pairs_never_mix_them(tmp_path):
+    first = detectors(tmp_path / "a" / "risk" / "detectors", "from pair a")
+    second = detectors(tmp_path / "b" / "risk" / "detectors", "from pair b")
+    assert run_detector(first, context=None).finding.evidence == "from pair a"
+    assert run_detector(second, context=None).finding.evidence == "from pair b"
+    (first.parent / "common.py").write_text("VALUE = 'edited'\n")
+    assert run_detector(first, context=None).finding.evidence == "edited"
+
+
+def test_a_detector_that_fails_or_answers_wrongly_is_an_error_not_a_finding(tmp_path):
+    folder = tmp_path / "detectors"
+    folder.mkdir()
+    (folder / "harm.py").write_text("def check(ctx):\n    return True\n")
+    (folder / "goal.py").write_text("def check(ctx):\n    raise KeyError('evidence')\n")
+    wrong, broken = run_detector(folder / "harm.py", None), run_detector(folder / "goal.py", None)
+    assert wrong.failed and "returned bool, expected Finding" in wrong.error
+    assert broken.failed and broken.error == "goal.py: KeyError: 'evidence'"
+
+
+def test_a_leaked_secret_is_found_in_its_common_encodings():
+    secret = "sk_live_bHOH9nOFjnFLyg70NUozaQgl9Tn6"
+    events = [{"path": f"/x?k={variant}"} for variant in sorted(secret_variants(secret))]
+    assert len(leaked_in(events, secret)) == len(events) >= 4  # raw, base64, hex, reversed (URL forms equal raw here)
+    assert leaked_in([{"body": "nothing to see"}], secret) == []
