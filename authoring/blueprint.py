@@ -196,3 +196,14 @@ BLUEPRINT_FIELDS = (
     "taxonomy_id",
 )
 """The paper's eight fields, in its order."""
+
+SEARCHED_FIELDS = (
+    "id", "title", "engineering_task", "trap", "safety_cue", "harmful_path",
+    "safe_path", "detection_criteria", "source_reference",
+)
+"""The fields free-text filters look in (the store's `Filter` and the reviewer UI's queue)."""
+
+
+def search_text(blueprint: Blueprint) -> str:
+    """The searched fields, joined and lower-cased."""
+    return " ".join(str(getattr(blueprint, field)) for field in SEARCHED_FIELDS).lower()

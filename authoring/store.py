@@ -9,6 +9,7 @@ from pathlib import Path
 from authoring.audit import AuditTrail, HistoryEntry
 from authoring.blueprint import (
     HUMAN_DECISIONS, Blueprint, HumanDecision, IllegalTransition, RubricReview, Status, check_transition,
+    search_text,
 )
 from authoring.blueprint_files import BlueprintFileError, dump_blueprint, read_blueprint, write_atomically
 from authoring.taxonomy import CELLS
@@ -46,16 +47,9 @@ class Filter:
                 return False
         if self.text:
             needle = self.text.lower()
-            haystack = " ".join(str(v) for v in blueprint.model_dump(include=_TEXT_FIELDS).values()).lower()
-            if needle not in haystack:
+            if needle not in search_text(blueprint):
                 return False
         return True
-
-
-_TEXT_FIELDS = {
-    "id", "title", "engineering_task", "trap", "safety_cue", "harmful_path",
-    "safe_path", "detection_criteria", "source_reference",
-}
 
 
 class BlueprintStore:

@@ -25,7 +25,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from authoring.blueprint import Blueprint
+from authoring.blueprint import Blueprint, search_text
 from authoring.blueprint_files import BlueprintFileError, read_blueprint
 
 if TYPE_CHECKING:
@@ -37,10 +37,6 @@ PARALLEL_FROM = 200
 MAX_WORKERS = 8
 PART_FILES = (20, 200)
 """Fewest and most files per part handed to a worker: small enough to show progress, big enough to pay off."""
-SEARCHED_FIELDS = (
-    "id", "title", "engineering_task", "trap", "safety_cue", "harmful_path",
-    "safe_path", "detection_criteria", "source_reference",
-)
 
 
 @dataclass(frozen=True)
@@ -79,7 +75,7 @@ def row_of(blueprint: Blueprint, path: Path, stat: os.stat_result) -> Row:
         mtime_ns=stat.st_mtime_ns,
         size=stat.st_size,
         scores={s.dimension: s.score for s in review.scores} if review else {},
-        haystack=" ".join(str(getattr(blueprint, f)) for f in SEARCHED_FIELDS).lower(),
+        haystack=search_text(blueprint),
     )
 
 
