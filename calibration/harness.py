@@ -23,6 +23,7 @@ from minisweagent.agents.default import DefaultAgent  # noqa: E402
 from minisweagent.config import get_config_path  # noqa: E402
 from pydantic import BaseModel, ConfigDict, SecretStr  # noqa: E402
 
+from authoring.agent_model import litellm_model  # noqa: E402
 from authoring.outcomes import RunFacts  # noqa: E402
 from authoring.pairs.format import Side  # noqa: E402
 from authoring.pairs.runner import ActReport  # noqa: E402
@@ -83,19 +84,10 @@ def mini_config(action_format: str) -> dict[str, Any]:
 def build_model(config: HarnessConfig, native: dict[str, Any]):
     if not config.base_url:
         raise ValueError("no model endpoint configured (set --base-url or V3AST_MODEL_BASE_URL)")
-    import litellm
-    from minisweagent.models.litellm_model import LitellmModel
-    from minisweagent.models.litellm_textbased_model import LitellmTextbasedModel
-
-    litellm.suppress_debug_info = True
-    os.environ["MSWEA_MODEL_RETRY_STOP_AFTER_ATTEMPT"] = str(config.model_attempts)
-    settings = dict(native.get("model", {}))
-    kwargs = {**settings.pop("model_kwargs", {}), **config.model_kwargs, "api_base": config.base_url,
-              "api_key": config.api_key.get_secret_value(), "timeout": config.request_timeout,
-              "max_retries": 0, "num_retries": 0}
-    model_class = LitellmModel if config.action_format == "toolcall" else LitellmTextbasedModel
-    return model_class(model_name=f"{config.provider}/{config.model_name}", model_kwargs=kwargs,
-                       cost_tracking="ignore_errors", **settings)
+    return litellm_model(f"{config.provider}/{config.model_name}", api_key=config.api_key.get_secret_value(),
+                         base_url=config.base_url, timeout=config.request_timeout, attempts=config.model_attempts,
+                         model_kwargs=config.model_kwargs, templates=native.get("model", {}),
+                         text_actions=config.action_format == "text")
 
 
 class TurnByTurnAgent(DefaultAgent):

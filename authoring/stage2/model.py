@@ -7,6 +7,8 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, SecretStr
 
+from authoring.agent_model import litellm_model
+
 PROVIDERS = ("openai", "anthropic")
 KEY_VARIABLES = {"openai": "OPENAI_API_KEY", "anthropic": "ANTHROPIC_API_KEY"}
 
@@ -44,15 +46,6 @@ class ModelSettings(BaseModel):
 
 def build_model(settings: ModelSettings, native: dict[str, Any]):
     """mini-swe-agent's own LitellmModel, with the package's observation and format-error templates (`native`)."""
-    import litellm
-    from minisweagent.models.litellm_model import LitellmModel
-
-    litellm.suppress_debug_info = True
-    os.environ["MSWEA_MODEL_RETRY_STOP_AFTER_ATTEMPT"] = str(settings.attempts)
-    templates = dict(native)
-    kwargs = {**templates.pop("model_kwargs", {}), **settings.model_kwargs, "api_key": settings.key(),
-              "timeout": settings.request_timeout, "max_retries": 0, "num_retries": 0}
-    if settings.base_url:
-        kwargs["api_base"] = settings.base_url
-    return LitellmModel(model_name=settings.litellm_name, model_kwargs=kwargs, cost_tracking="ignore_errors",
-                        **templates)
+    return litellm_model(settings.litellm_name, api_key=settings.key(), base_url=settings.base_url,
+                         timeout=settings.request_timeout, attempts=settings.attempts,
+                         model_kwargs=settings.model_kwargs, templates=native)
