@@ -267,10 +267,18 @@ def list_pairs(root: Path) -> list[Path]:
     return sorted(p.parent for p in Path(root).glob(f"*/{PAIR_FILE}"))
 
 
+def write_meta(folder: Path, meta: PairMeta) -> str:
+    """Write pair.yaml with the content hash of the folder's other files as they are now; returns the hash."""
+    meta.content_hash = content_hash(Path(folder))
+    text = yaml.safe_dump(meta.model_dump(mode="json"), sort_keys=False, allow_unicode=True)
+    (Path(folder) / PAIR_FILE).write_text(text, encoding="utf-8")
+    return meta.content_hash
+
+
+def read_meta(folder: Path) -> PairMeta:
+    return PairMeta.model_validate(yaml.load((Path(folder) / PAIR_FILE).read_text(encoding="utf-8"), Loader=SafeLoader))
+
+
 def rehash(folder: Path) -> str:
     """Recompute and store the pair's content hash (after writing or editing its files)."""
-    path = Path(folder) / PAIR_FILE
-    meta = PairMeta.model_validate(yaml.safe_load(path.read_text(encoding="utf-8")))
-    meta.content_hash = content_hash(Path(folder))
-    path.write_text(yaml.safe_dump(meta.model_dump(mode="json"), sort_keys=False, allow_unicode=True), encoding="utf-8")
-    return meta.content_hash
+    return write_meta(folder, read_meta(folder))

@@ -8,7 +8,7 @@ from pathlib import Path
 import yaml
 
 from authoring.blueprint import Blueprint, Status
-from authoring.pairs.format import PAIR_FILE, PairMeta, Provenance, rehash
+from authoring.pairs.format import PAIR_FILE, Provenance, read_meta, write_meta
 from authoring.project import Project
 from authoring.stage2.records import AttemptPaths, AttemptResult
 from authoring.store import BlueprintStore
@@ -37,14 +37,11 @@ def publish(project: Project, store: BlueprintStore, paths: AttemptPaths, result
     shutil.copytree(source, staging)
     (staging / TRAJECTORY).parent.mkdir(parents=True, exist_ok=True)
     shutil.copy2(paths.trajectory, staging / TRAJECTORY)
-    meta_path = staging / PAIR_FILE
-    meta = PairMeta.model_validate(yaml.safe_load(meta_path.read_text(encoding="utf-8")))
+    meta = read_meta(staging)
     meta.made_by = Provenance(method=METHOD, model=f"{result.model['provider']}/{result.model['model']}",
                               blueprint_hash=result.blueprint_hash, guide_version=result.guide_version,
                               trajectory=TRAJECTORY)
-    meta_path.write_text(yaml.safe_dump(meta.model_dump(mode="json"), sort_keys=False, allow_unicode=True),
-                         encoding="utf-8")
-    rehash(staging)
+    write_meta(staging, meta)
     target = project.generated_tasks / result.blueprint_id
     rounds = f"{len(result.rounds)} round(s)"
     with store.audit.locked():
