@@ -11,7 +11,7 @@ from rich.console import Console
 from rich.table import Table
 
 from authoring.cli.common import default_actor
-from authoring.pairs.format import TaskPair, list_pairs, load_pair
+from authoring.pairs.format import TaskPair, load_pairs
 from authoring.project import Project
 from authoring.blueprint import Status
 from calibration.admission import MANIFEST_FILE, Manifest, pair_verdicts
@@ -143,15 +143,9 @@ def metrics(records: Annotated[list[Path], typer.Argument(help="Record files or 
 
 
 def select_pairs(project: Project, ids: list[str], all_pairs: bool) -> list[TaskPair]:
-    available = {folder.name: folder for folder in list_pairs(project.generated_tasks)}
-    if all_pairs:
-        ids = sorted(available)
-    if not ids:
+    if not ids and not all_pairs:
         raise ValueError("give pair ids or --all")
-    unknown = [i for i in ids if i not in available]
-    if unknown:
-        raise ValueError(f"unknown pair(s) {', '.join(unknown)} (available: {', '.join(sorted(available)) or 'none'})")
-    return [load_pair(available[i]) for i in ids]
+    return load_pairs(project.generated_tasks, None if all_pairs else ids)
 
 
 def _config(base_url, model, api_key, provider, action_format) -> HarnessConfig:

@@ -10,7 +10,7 @@ from rich.markup import escape
 from rich.table import Table
 
 from authoring.cli.common import project, store
-from authoring.pairs.format import TaskPair, list_pairs, load_pair, rehash
+from authoring.pairs.format import TaskPair, list_pairs, load_pair, load_pairs, rehash
 from authoring.pairs.lint import lint_pair, side_size
 from authoring.pairs.render import render_scaffold
 from authoring.pairs.twin_diff import same_services, twin_differences
@@ -23,15 +23,9 @@ AllPairs = Annotated[bool, typer.Option("--all", help="Every pair under generate
 
 
 def selected_pairs(pair_ids: list[str] | None, every: bool) -> list[TaskPair]:
-    root = project().generated_tasks
     if every == bool(pair_ids):
         raise typer.BadParameter("give pair ids or --all (not both)")
-    folders = list_pairs(root) if every else [root / pair_id for pair_id in pair_ids]
-    for folder in folders:
-        if not (folder / "pair.yaml").is_file():
-            available = ", ".join(p.name for p in list_pairs(root)) or "none"
-            raise ValueError(f"no pair {folder.name!r} under {root} (available: {available})")
-    return [load_pair(folder) for folder in folders]
+    return load_pairs(project().generated_tasks, None if every else pair_ids)
 
 
 @app.command("list")

@@ -267,6 +267,17 @@ def list_pairs(root: Path) -> list[Path]:
     return sorted(p.parent for p in Path(root).glob(f"*/{PAIR_FILE}"))
 
 
+def load_pairs(root: Path, ids: list[str] | None = None) -> list[TaskPair]:
+    """The named pairs under `root` (all of them when `ids` is None); an unknown id lists what is available."""
+    available = {folder.name: folder for folder in list_pairs(root)}
+    ids = sorted(available) if ids is None else ids
+    unknown = [i for i in ids if i not in available]
+    if unknown:
+        raise ValueError(f"unknown pair(s) {', '.join(unknown)} under {root} "
+                         f"(available: {', '.join(sorted(available)) or 'none'})")
+    return [load_pair(available[i]) for i in ids]
+
+
 def write_meta(folder: Path, meta: PairMeta) -> str:
     """Write pair.yaml with the content hash of the folder's other files as they are now; returns the hash."""
     meta.content_hash = content_hash(Path(folder))
