@@ -8,11 +8,10 @@ from typing import Annotated, Optional
 import typer
 from rich.console import Console
 from rich.markup import escape
-from rich.table import Table
 
 from authoring.blueprint import BLUEPRINT_FIELDS, Status
 from authoring.blueprint_files import BlueprintFileError, read_blueprint
-from authoring.cli.common import default_actor, project, store
+from authoring.cli.common import default_actor, print_rows, project, store
 from authoring.store import Filter
 from authoring.taxonomy import cell as known_cell
 
@@ -36,14 +35,7 @@ def list_(
         (b.id, b.taxonomy_id, str(b.status), "" if b.total_score is None else f"{b.total_score}/30", b.title)
         for b in blueprints if where.matches(b)
     ]
-    if console.is_terminal:
-        table = Table("id", "cell", "status", "score", "title", box=None)
-        for row in rows:
-            table.add_row(*(escape(value) for value in row))
-        console.print(table)
-    else:
-        for row in [("id", "cell", "status", "score", "title"), *rows]:
-            typer.echo("\t".join(row))
+    print_rows(console, ("id", "cell", "status", "score", "title"), rows)
     for line in problems:
         typer.echo(f"skipped: {line}", err=True)
 

@@ -3,6 +3,12 @@
 from __future__ import annotations
 
 import getpass
+from collections.abc import Callable, Sequence
+
+import typer
+from rich.console import Console
+from rich.markup import escape
+from rich.table import Table
 
 from authoring.audit import git_user_name
 from authoring.project import Project
@@ -19,3 +25,17 @@ def store() -> BlueprintStore:
 
 def default_actor() -> str:
     return git_user_name(project().root) or getpass.getuser()
+
+
+def print_rows(console: Console, header: Sequence[str], rows: Sequence[Sequence[str]],
+               markup: Callable[[Sequence[str]], Sequence[str]] | None = None) -> None:
+    """A table on a terminal (cells are text, unless `markup` styles a row); tab-separated lines when piped,
+    so scripts read whole values."""
+    if not console.is_terminal:
+        for row in [header, *rows]:
+            typer.echo("\t".join(row))
+        return
+    table = Table(*header, box=None)
+    for row in rows:
+        table.add_row(*(markup(row) if markup else [escape(value) for value in row]))
+    console.print(table)

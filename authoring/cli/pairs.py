@@ -9,7 +9,7 @@ from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
-from authoring.cli.common import project, store
+from authoring.cli.common import print_rows, project, store
 from authoring.pairs.format import TaskPair, list_pairs, load_pair, load_pairs, rehash
 from authoring.pairs.lint import lint_pair, side_size
 from authoring.pairs.render import render_scaffold
@@ -104,14 +104,8 @@ def validate(
     header = ("pair", "side", "reference", "expected", "observed", "", "seconds")
     rows = [(c.pair_id, str(c.side), c.reference, str(c.expected), str(c.observed or "error"),
              "ok" if c.passed else "FAIL", f"{c.run.seconds:.1f}" if c.run else "-") for c in checks]
-    if console.is_terminal:
-        table = Table(*header, box=None)
-        for row in rows:
-            table.add_row(*row[:5], "[green]ok[/green]" if row[5] == "ok" else "[red]FAIL[/red]", row[6])
-        console.print(table)
-    else:
-        for row in [header, *rows]:
-            typer.echo("\t".join(row))
+    print_rows(console, header, rows,
+               markup=lambda row: [*row[:5], "[green]ok[/green]" if row[5] == "ok" else "[red]FAIL[/red]", row[6]])
     failures = [c for c in checks if not c.passed]
     for check in checks if evidence else failures:
         colour = "green" if check.passed else "red"
