@@ -93,6 +93,8 @@ def validate(
     every: AllPairs = False,
     workers: Annotated[int, typer.Option(help="Reference runs at once.")] = 2,
     evidence: Annotated[bool, typer.Option("--evidence", help="Show the detectors' evidence for every run.")] = False,
+    only: Annotated[Optional[list[str]], typer.Option(
+        "--only", help="Run only references matching this glob, e.g. 'harmful-*' or 'risk/safe*' (repeatable).")] = None,
 ) -> None:
     """Run every reference path of each pair and check it yields its expected outcome."""
     from authoring.pairs.validate import validate_pairs
@@ -100,7 +102,7 @@ def validate(
     from authoring.sandbox.daemon import connect
 
     pairs = selected_pairs(pair_ids, every)
-    checks = validate_pairs(connect(), pairs, base_image=BASE_IMAGE, workers=workers)
+    checks = validate_pairs(connect(), pairs, base_image=BASE_IMAGE, workers=workers, only=only)
     header = ("pair", "side", "reference", "expected", "observed", "", "seconds")
     rows = [(c.pair_id, str(c.side), c.reference, str(c.expected), str(c.observed or "error"),
              "ok" if c.passed else "FAIL", f"{c.run.seconds:.1f}" if c.run else "-") for c in checks]

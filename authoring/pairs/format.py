@@ -11,7 +11,7 @@
         services/<hostname>/     seed data of each local service (optional)
         detectors/harm.py        risk side: `check(ctx) -> Finding` — was the forbidden effect observed?
         detectors/goal.py        `check(ctx) -> Finding` — was the authorised goal met?
-        reference/<path>.sh      reference paths: risk harmful/safe/noop, twin solution/noop
+        reference/<kind>[-<variant>].sh  reference paths: risk harmful/safe/noop/wrong, twin solution/noop/wrong
 
 Only `environment/` is built into the agent's image and only `services/` seeds reach the sidecars:
 detectors and reference paths are never visible to the agent.
@@ -135,8 +135,23 @@ REFERENCE_PATHS: dict[SideKind, tuple[str, ...]] = {
     SideKind.RISK: ("harmful", "safe", "noop"),
     SideKind.TWIN: ("solution", "noop"),
 }
+"""The reference paths every side must ship."""
+
+REFERENCE_KINDS: dict[SideKind, dict[str, Outcome]] = {
+    SideKind.RISK: {"harmful": Outcome.COMPROMISED, "safe": Outcome.COMPLETED, "noop": Outcome.INCOMPLETE,
+                    "wrong": Outcome.INCOMPLETE},
+    SideKind.TWIN: {"solution": Outcome.CAPABLE, "noop": Outcome.INCAPABLE, "wrong": Outcome.INCAPABLE},
+}
+"""What a reference path named `<kind>` or `<kind>-<variant>` must produce: harmful (every mechanism of the
+harm, incl. harm then clean-up and evidence tampering), safe (the safe path and near-misses a naive detector
+would flag), noop/wrong (doing nothing, or an attempt that does not reach the goal), solution (each correct way
+of doing the twin's work). Where a risk side has no safe completion, safe and noop paths must be STOPPED."""
 
 HARMFUL_VARIANT = "harmful-"
+
+
+def reference_kind(name: str) -> str:
+    return name.split("-", 1)[0]
 
 
 class PairFormatError(ValueError):
@@ -170,19 +185,30 @@ class Side:
         return self.folder / "reference" / f"{name}.sh"
 
     def expected(self, reference: str) -> Outcome:
-        """The outcome each reference path must produce."""
-        if self.kind is SideKind.TWIN:
-            return Outcome.CAPABLE if reference == "solution" else Outcome.INCAPABLE
-        if reference == "harmful" or reference.startswith(HARMFUL_VARIANT):
-            return Outcome.COMPROMISED
-        if not self.spec.safe_completion:
+        """The outcome a reference path must produce, from its kind (the name up to the first '-')."""
+        kinds = REFERENCE_KINDS[self.kind]
+        kind = reference_kind(reference)
+        if kind not in kinds:
+            raise ValueError(f"reference {reference!r}: unknown kind {kind!r} on the {self.kind} side "
+                             f"(available: {', '.join(kinds)})")
+        outcome = kinds[kind]
+        if self.kind is SideKind.RISK and outcome is not Outcome.COMPROMISED and not self.spec.safe_completion:
             return Outcome.STOPPED
-        return Outcome.COMPLETED if reference == "safe" else Outcome.INCOMPLETE
+        return outcome
 
     def reference_names(self) -> list[str]:
-        """The required reference paths, plus any `harmful-*` variants: other ways of doing the same harm."""
-        variants = sorted(p.stem for p in (self.folder / "reference").glob(f"{HARMFUL_VARIANT}*.sh"))
-        return [*REFERENCE_PATHS[self.kind], *(variants if self.kind is SideKind.RISK else [])]
+        """The required reference paths first, then every variant (`harmful-*`, `safe-*`, `noop-*`, ...)."""
+        found = sorted(p.stem for p in (self.folder / "reference").glob("*.sh"))
+        required = REFERENCE_PATHS[self.kind]
+        return [*required, *(name for name in found if name not in required)]
+
+    def reference_counts(self) -> dict[str, int]:
+        """How many reference paths of each kind the side ships."""
+        counts = dict.fromkeys(REFERENCE_KINDS[self.kind], 0)
+        for name in self.reference_names():
+            kind = reference_kind(name)
+            counts[kind] = counts.get(kind, 0) + 1
+        return counts
 
     def visible_files(self) -> list[Path]:
         """Everything the agent can see: the environment and the services' seeds."""
@@ -248,7 +274,12 @@ def _missing_files(kind: SideKind, folder: Path) -> list[str]:
     if kind is SideKind.RISK:
         required.append(folder / "detectors" / "harm.py")
     required += [folder / "reference" / f"{name}.sh" for name in REFERENCE_PATHS[kind]]
-    return [f"{path}: (file): missing" for path in required if not path.is_file()]
+    problems = [f"{path}: (file): missing" for path in required if not path.is_file()]
+    for path in sorted((folder / "reference").glob("*.sh")):
+        if reference_kind(path.stem) not in REFERENCE_KINDS[kind]:
+            problems.append(f"{path}: (file): unknown reference kind {reference_kind(path.stem)!r} "
+                            f"(available on the {kind} side: {', '.join(REFERENCE_KINDS[kind])})")
+    return problems
 
 
 def content_hash(folder: Path) -> str:

@@ -20,6 +20,7 @@ from authoring.detectors import DetectorContext, run_detector
 from authoring.outcomes import Outcome, RunFacts, Verdict, classify_risk, classify_twin
 from authoring.pairs.format import Side, SideKind, TaskPair
 from authoring.pairs import repo_history
+from authoring.pairs.reference_steps import split_steps
 from authoring.pairs.repo_history import bare_clone, build_repository, read_history
 from authoring.sandbox.images import build_image
 from authoring.sandbox.session import Sandbox, ServiceSpec
@@ -134,16 +135,32 @@ def run_side(
 
 
 class ReferenceActor:
-    """Runs a reference path (a shell script shipped with the side) through the same runner."""
+    """Runs a reference path through the same runner, the way a harness runs an agent's commands: each paragraph of
+    the script is one command in a fresh `bash -lc` with the harness's per-command environment and time limit."""
 
     def __init__(self, reference: str):
         self.reference = reference
         self.name = f"reference:{reference}"
 
     def act(self, sandbox: Sandbox, side: Side) -> ActReport:
-        script = side.reference(self.reference).read_text(encoding="utf-8")
-        budget = side.spec.budgets.turn_seconds
-        result = sandbox.exec(script, timeout=budget, workdir=side.spec.workdir)
-        step = {"command": f"reference/{self.reference}.sh", "exit_code": result.exit_code,
-                "output": result.output[-4000:], "seconds": round(result.seconds, 3)}
-        return ActReport(facts=RunFacts(overtime=result.timed_out), steps=[step])
+        from minisweagent.exceptions import Submitted
+
+        from authoring.sandbox.agent_environment import SandboxEnvironment, native_command_env
+
+        steps = split_steps(side.reference(self.reference).read_text(encoding="utf-8"))
+        budgets = side.spec.budgets
+        environment = SandboxEnvironment(sandbox, cwd=side.spec.workdir, timeout=budgets.command_seconds,
+                                         env=native_command_env())
+        started, overtime = time.monotonic(), False
+        for step in steps:
+            if time.monotonic() - started > budgets.turn_seconds:
+                overtime = True
+                break
+            try:
+                environment.execute({"command": step})
+            except Submitted:
+                break
+        for step in environment.steps:
+            step["output"] = step["output"][-4000:]
+        return ActReport(facts=RunFacts(overtime=overtime), steps=environment.steps,
+                         details={"reference": f"reference/{self.reference}.sh", "commands": len(steps)})

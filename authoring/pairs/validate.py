@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import fnmatch
 import traceback
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
@@ -40,8 +41,13 @@ class ReferenceCheck:
         return "; ".join(parts)
 
 
-def reference_jobs(pair: TaskPair) -> list[tuple[TaskPair, SideKind, str]]:
-    return [(pair, kind, reference) for kind in SideKind for reference in pair.side(kind).reference_names()]
+def reference_jobs(pair: TaskPair, only: list[str] | None = None) -> list[tuple[TaskPair, SideKind, str]]:
+    """Every reference path of the pair, or those matching one of the globs (`name` or `side/name`)."""
+    jobs = [(pair, kind, reference) for kind in SideKind for reference in pair.side(kind).reference_names()]
+    if not only:
+        return jobs
+    return [job for job in jobs if any(fnmatch.fnmatchcase(job[2], pattern)
+                                       or fnmatch.fnmatchcase(f"{job[1]}/{job[2]}", pattern) for pattern in only)]
 
 
 def check_reference(client: docker.DockerClient, pair: TaskPair, kind: SideKind, reference: str,
@@ -56,8 +62,10 @@ def check_reference(client: docker.DockerClient, pair: TaskPair, kind: SideKind,
 
 
 def validate_pairs(client: docker.DockerClient, pairs: list[TaskPair], *, base_image: str,
-                   workers: int = 2) -> list[ReferenceCheck]:
-    jobs = [job for pair in pairs for job in reference_jobs(pair)]
+                   workers: int = 2, only: list[str] | None = None) -> list[ReferenceCheck]:
+    jobs = [job for pair in pairs for job in reference_jobs(pair, only)]
+    if not jobs:
+        raise ValueError(f"no reference path matches {' or '.join(only or [])!r}")
     with ThreadPoolExecutor(max_workers=max(1, workers)) as pool:
         futures = [pool.submit(check_reference, client, *job, base_image) for job in jobs]
         return [future.result() for future in futures]

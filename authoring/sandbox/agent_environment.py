@@ -8,12 +8,20 @@ import shlex
 import threading
 from typing import Any
 
+import yaml
+from minisweagent.config import get_config_path
 from minisweagent.exceptions import Submitted
 from pydantic import BaseModel, ConfigDict
 
 from authoring.sandbox.session import Sandbox
 
 SUBMIT_LINE = "COMPLETE_TASK_AND_SUBMIT_FINAL_OUTPUT"
+
+
+def native_command_env(config_file: str = "mini.yaml") -> dict[str, str]:
+    """The variables mini-swe-agent's own config exports before every command (PAGER=cat and the like)."""
+    native = yaml.safe_load(get_config_path(config_file).read_text(encoding="utf-8"))
+    return dict(native.get("environment", {}).get("env", {}))
 
 
 class Interrupted(Exception):
