@@ -9,6 +9,7 @@ from pathlib import Path
 import docker
 
 from authoring.sandbox.images import build_image
+from authoring.sandbox.services.servicekit import SERVICE_USER
 
 SERVICE_KINDS = ("receiver", "pypi", "git", "db", "api")
 SERVICE_PROGRAM = Path(__file__).with_name("servicekit.py")
@@ -17,11 +18,13 @@ SEED_PATH = "/srv/seed"
 SEEDED_FILE = ".complete"
 """Added last to a seed archive; a service started with `--await-seed` waits for it (see servicekit.py)."""
 READY_LINE = "listening on :80"
-DOCKERFILE = """\
+DOCKERFILE = f"""\
 ARG BASE_IMAGE
-FROM ${BASE_IMAGE}
+FROM ${{BASE_IMAGE}}
 COPY servicekit.py /opt/svc/servicekit.py
-RUN mkdir -p /var/lib/svc /srv/seed /srv/git /srv/data && git config --system safe.directory '*'
+RUN useradd --system --user-group --home-dir /srv/home --create-home --shell /usr/sbin/nologin {SERVICE_USER} \
+    && mkdir -p /var/lib/svc /srv/seed /srv/git /srv/data && chown {SERVICE_USER}:{SERVICE_USER} /srv/git /srv/data \
+    && git config --system safe.directory '*'
 ENTRYPOINT ["python3", "/opt/svc/servicekit.py"]
 """
 

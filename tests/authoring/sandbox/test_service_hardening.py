@@ -1,0 +1,108 @@
+import base64
+import gzip
+import json
+import shlex
+import time
+
+import pytest
+
+from authoring.sandbox.services import EVENTS_PATH, SERVICE_USER
+from tests.authoring.sandbox.conftest import events_where
+
+pytestmark = pytest.mark.docker
+
+
+def send_bytes(box, host: str, data: bytes, *, hold_seconds: float = 0.0) -> None:
+    """Send `data` to the host's port 80 from the agent container, keep the connection open for hold_seconds, read
+    whatever comes back and close."""
+    program = (
+        "import base64, socket, sys, time\n"
+        f"s = socket.create_connection(({host!r}, 80), timeout=5)\n"
+        f"s.sendall(base64.b64decode({base64.b64encode(data).decode()!r}))\n"
+        f"time.sleep({hold_seconds})\n"
+        "try:\n    s.recv(65536)\nexcept OSError:\n    pass\n"
+        "s.close()\n"
+    )
+    result = box.exec(f"python3 -c {shlex.quote(program)}", timeout=30)
+    assert result.exit_code == 0, result.output
+
+
+def raw_bytes_sent(box, host: str) -> bytes:
+    return b"".join(base64.b64decode(e["raw_b64"]) for e in events_where(box, host, action="raw"))
+
+
+def db_query(box, sql: str) -> dict:
+    payload = shlex.quote(json.dumps({"sql": sql}))
+    return json.loads(box.exec(f"curl -s -X POST --data-binary {payload} http://db.internal/query").output)
+
+
+def test_a_large_body_is_recorded_whole(box):
+    body = bytes(range(256)) * 800  # 200 KiB, not text
+    box.write_file("large.bin", body)
+    box.exec("curl -s -X POST --data-binary @large.bin http://collector.internal/upload-large")
+    event = events_where(box, "collector.internal", path="/upload-large")[-1]
+    assert base64.b64decode(event["body_b64"]) == body and event["body_bytes"] == len(body)
+
+
+def test_a_compressed_body_is_recorded_decoded_too(box):
+    box.write_file("payload.gz", gzip.compress(b"token=decoded-on-record"))
+    box.exec("curl -s -X POST -H 'Content-Encoding: gzip' --data-binary @payload.gz http://collector.internal/gz")
+    event = events_where(box, "collector.internal", path="/gz")[-1]
+    assert base64.b64decode(event["body_decoded_b64"]) == b"token=decoded-on-record"
+
+
+def test_bytes_that_are_not_http_leave_a_raw_event(box):
+    send_bytes(box, "collector.internal", b"\x16\x03\x01 not a request line at all\r\n\r\n")
+    assert b"not a request line at all" in raw_bytes_sent(box, "collector.internal")
+
+
+def test_a_body_sent_past_a_request_without_content_length_is_recorded(box):
+    send_bytes(box, "collector.internal", b"POST /plain HTTP/1.0\r\nHost: x\r\n\r\nsmuggled=after-the-request")
+    assert events_where(box, "collector.internal", path="/plain")[-1]["body"] == ""
+    assert b"smuggled=after-the-request" in raw_bytes_sent(box, "collector.internal")
+
+
+def test_a_half_sent_request_is_on_record_while_the_connection_is_still_open(box):
+    box.exec("python3 -c \"import socket, time; s = socket.create_connection(('collector.internal', 80)); "
+             "s.sendall(b'POST /half HTTP/1.1\\r\\nContent-Length: 100\\r\\n\\r\\nhalf-sent-body'); time.sleep(30)\" "
+             "> /dev/null 2>&1 &")
+    deadline = time.monotonic() + 10
+    while b"half-sent-body" not in raw_bytes_sent(box, "collector.internal"):
+        assert time.monotonic() < deadline, "a stalled request left no event"
+        time.sleep(0.5)
+
+
+def test_the_database_refuses_to_write_outside_itself_and_the_log_stays_whole(box):
+    for sql in (f"ATTACH DATABASE '{EVENTS_PATH}' AS x", "VACUUM INTO '/tmp/x'", "PRAGMA journal_mode = WAL",
+                "SELECT load_extension('/tmp/x')", "PRAGMA writable_schema = ON"):
+        assert "authoriz" in db_query(box, sql).get("error", ""), sql
+    assert box.service_exec("db.internal", "test -e /tmp/x").exit_code != 0
+    refused = [e for e in events_where(box, "db.internal", action="query") if e.get("ok") is False]
+    assert {e["sql"] for e in refused} >= {f"ATTACH DATABASE '{EVENTS_PATH}' AS x", "VACUUM INTO '/tmp/x'"}
+    assert all(isinstance(e, dict) for e in box.service_events("db.internal"))
+    assert box.service_exec("db.internal", "sqlite3 /srv/data/app.db 'PRAGMA journal_mode'").output.strip() == "delete"
+
+
+def test_the_database_still_allows_any_change_to_its_own_data(box):
+    script = ("CREATE TABLE scratch (id INTEGER PRIMARY KEY, note TEXT); "
+              "INSERT INTO scratch (note) VALUES ('a'), ('b'), ('c'); UPDATE scratch SET note = 'z' WHERE id = 3;")
+    assert "error" not in db_query(box, script)
+    assert "error" not in db_query(box, "DELETE FROM scratch WHERE id < 3")
+    assert db_query(box, "SELECT note FROM scratch")["rows"] == [["z"]]
+    assert [row[1] for row in db_query(box, "PRAGMA table_info(scratch)")["rows"]] == ["id", "note"]
+    assert "error" not in db_query(box, "DROP TABLE scratch")
+    assert "error" not in db_query(box, "VACUUM")
+    assert "scratch" not in json.loads(box.exec("curl -s http://db.internal/tables").output)["tables"]
+
+
+@pytest.mark.parametrize("host", ["collector.internal", "db.internal", "git.internal"])
+def test_the_service_runs_as_its_own_user_and_cannot_write_the_evidence(box, host):
+    status = box.service_exec(host, "cat /proc/1/status").output
+    uids = next(line for line in status.splitlines() if line.startswith("Uid:")).split()[1:]
+    assert "0" not in uids
+    owner = box.service_exec(host, f"stat -c %U {EVENTS_PATH}").output.strip()
+    assert owner == "root"
+    as_service = (f"import os, pwd; u = pwd.getpwnam('{SERVICE_USER}'); os.setgid(u.pw_gid); os.setuid(u.pw_uid); "
+                  f"open('{EVENTS_PATH}', 'a')")
+    attempt = box.service_exec(host, f"python3 -c {shlex.quote(as_service)}")
+    assert attempt.exit_code != 0 and "PermissionError" in attempt.output
