@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import fcntl
+import json
 import os
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -11,6 +12,8 @@ from datetime import datetime
 from pathlib import Path
 
 import git
+
+from authoring.atomic import write_atomically
 
 FALLBACK_COMMITTER = ("v3ast", "v3ast@localhost")
 
@@ -21,6 +24,10 @@ class HistoryEntry:
     author: str
     when: datetime
     message: str
+
+
+class WriteFailed(RuntimeError):
+    """A change that could not be written or committed; the files and the index are as they were."""
 
 
 class AuditTrail:
@@ -35,16 +42,110 @@ class AuditTrail:
             self.repo = git.Repo.init(self.folder)
         self.root = Path(self.repo.working_tree_dir).resolve()
         self.lock_path = Path(self.repo.git_dir) / "v3ast-audit.lock"
+        self.journal_path = Path(self.repo.git_dir) / "v3ast-pending.json"
+        """The change under way: each path's text before and after, until its commit is made or undone."""
 
     @contextmanager
     def locked(self) -> Iterator[None]:
-        """An exclusive lock across processes for a read-modify-write-commit cycle."""
-        with open(self.lock_path, "a") as handle:
+        """An exclusive lock across processes for a read-modify-write-commit cycle; a change a killed
+        process left half done is first finished (if committed) or undone (if not)."""
+        try:
+            handle = open(self.lock_path, "a")
+        except OSError as error:
+            raise WriteFailed(f"nothing written: cannot lock the store: {_reason(error)}") from None
+        with handle:
             fcntl.flock(handle, fcntl.LOCK_EX)
             try:
+                try:
+                    self.recover()
+                except (OSError, git.GitCommandError) as error:
+                    raise WriteFailed(f"nothing written: an interrupted change cannot be undone yet: "
+                                      f"{_reason(error)}") from None
                 yield
             finally:
                 fcntl.flock(handle, fcntl.LOCK_UN)
+
+    def record(self, changes: dict[Path, str | None], message: str, actor: str) -> str | None:
+        """Write each path's new text (None: delete it) and commit exactly those paths — all or nothing.
+
+        Call under `locked()`. Any interruption, Ctrl-C included, undoes the files and their index
+        entries; a kill -9 leaves the journal, and the next `locked()` finishes the undo."""
+        paths = {path.resolve(): text for path, text in changes.items()}
+        journal = {
+            "head": self._head(),
+            "paths": {self._relative(path): {"old": _text_of(path), "new": text} for path, text in paths.items()},
+        }
+        try:
+            write_atomically(self.journal_path, json.dumps(journal))
+        except OSError as error:
+            raise WriteFailed(f"nothing written: cannot write to {self.journal_path.parent}: {_reason(error)}") from None
+        try:
+            for path, text in paths.items():
+                if text is None:
+                    path.unlink(missing_ok=True)
+                else:
+                    write_atomically(path, text)
+            sha = self.commit(list(paths), message, actor)
+        except BaseException as error:
+            try:
+                self._undo(journal)
+            except (OSError, git.GitCommandError):
+                pass  # the journal stays; the next locked() finishes the undo
+            if isinstance(error, OSError | git.GitCommandError):
+                raise WriteFailed(f"nothing written: {_reason(error)}") from None
+            raise
+        self.journal_path.unlink(missing_ok=True)
+        return sha
+
+    def recover(self) -> None:
+        """Finish what a killed process left: keep a change that was committed, undo one that was not."""
+        try:
+            journal = json.loads(self.journal_path.read_text(encoding="utf-8"))
+        except FileNotFoundError:
+            return
+        except ValueError:
+            self.journal_path.unlink(missing_ok=True)
+            return
+        if self._committed(journal):
+            self.journal_path.unlink(missing_ok=True)
+        else:
+            self._undo(journal)
+
+    def _committed(self, journal: dict) -> bool:
+        head = self._head()
+        if head is None or head == journal["head"]:
+            return False
+        tree = self.repo.head.commit.tree
+        for relative, texts in journal["paths"].items():
+            try:
+                now = tree[relative].data_stream.read().decode("utf-8")
+            except KeyError:
+                now = None
+            if now != texts["new"]:
+                return False
+        return True
+
+    def _undo(self, journal: dict) -> None:
+        """Every path back to its old text and its index entry back to HEAD; the journal goes last,
+        so an undo cut short is finished by the next `recover()`."""
+        relative = list(journal["paths"])
+        for name, texts in journal["paths"].items():
+            path = self.root / name
+            if texts["old"] is None:
+                path.unlink(missing_ok=True)
+            elif _text_of(path) != texts["old"]:
+                write_atomically(path, texts["old"])
+        if self._head() is None:
+            self.repo.git.rm("--cached", "--quiet", "--ignore-unmatch", "--", *relative)
+        elif self.repo.git.diff("--cached", "--name-only", "--", *relative).strip():
+            self.repo.git.reset("--quiet", "--", *relative)
+        self.journal_path.unlink(missing_ok=True)
+
+    def _head(self) -> str | None:
+        return self.repo.head.commit.hexsha if self.repo.head.is_valid() else None
+
+    def _relative(self, path: Path) -> str:
+        return str(path.resolve().relative_to(self.root))
 
     def commit(self, paths: list[Path], message: str, actor: str) -> str | None:
         """Commit exactly `paths` (added, changed or deleted); returns the sha, or None if nothing changed."""
@@ -62,10 +163,11 @@ class AuditTrail:
                                  "-m", message, "--only", "--", *relative)
         return self.repo.head.commit.hexsha
 
-    def history(self, path: Path) -> list[HistoryEntry]:
-        relative = str(path.resolve().relative_to(self.root))
+    def history(self, *paths: Path) -> list[HistoryEntry]:
+        """Every commit that touched any of `paths`, newest first."""
         if not self.repo.head.is_valid():
             return []
+        relative = [str(p.resolve().relative_to(self.root)) for p in paths]
         return [
             HistoryEntry(c.hexsha, c.author.name, c.authored_datetime, c.message.strip())
             for c in self.repo.iter_commits(paths=relative)
@@ -82,6 +184,29 @@ class AuditTrail:
             "GIT_COMMITTER_NAME": name or FALLBACK_COMMITTER[0],
             "GIT_COMMITTER_EMAIL": email or FALLBACK_COMMITTER[1],
         }
+
+
+def _text_of(path: Path) -> str | None:
+    try:
+        return path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        return None
+
+
+def _reason(error: BaseException) -> str:
+    """Why a write failed, in one line: git busy, no permission, or the OS's words."""
+    if isinstance(error, git.GitCommandError):
+        stderr = str(error.stderr or "")
+        if "index.lock" in stderr:
+            return ("git is busy: .git/index.lock exists (another git command is running; "
+                    "if none is, remove that file)")
+        lines = [line.strip(" '\"") for line in stderr.splitlines() if line.strip(" '\"")]
+        return f"git {error.command[1] if len(error.command) > 1 else ''} failed: {lines[-1] if lines else error.status}"
+    if isinstance(error, PermissionError):
+        return f"permission denied: {error.filename or 'the store'} is read-only"
+    if isinstance(error, OSError):
+        return f"{error.strerror or error}: {error.filename}" if error.filename else str(error.strerror or error)
+    return str(error)
 
 
 def _name(actor: str) -> str:

@@ -6,12 +6,12 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
-from authoring.audit import AuditTrail, HistoryEntry
+from authoring.audit import AuditTrail, HistoryEntry, WriteFailed  # noqa: F401 - part of the store's interface
 from authoring.blueprint import (
     HUMAN_DECISIONS, Blueprint, HumanDecision, IllegalTransition, RubricReview, Status, check_transition,
     search_text,
 )
-from authoring.blueprint_files import BlueprintFileError, dump_blueprint, read_blueprint, write_atomically
+from authoring.blueprint_files import BlueprintFileError, dump_blueprint, read_blueprint
 from authoring.taxonomy import CELLS
 
 
@@ -56,6 +56,17 @@ class BlueprintStore:
     def __init__(self, folder: Path):
         self.folder = Path(folder)
         self.audit = AuditTrail(self.folder)
+        if self.audit.journal_path.exists():
+            self.recover()
+
+    def recover(self) -> None:
+        """Finish a change a killed process left half done (kept if committed, else undone), so nothing
+        reads a blueprint file that git does not have; a store that cannot be written is left as it is."""
+        try:
+            with self.audit.locked():
+                pass
+        except WriteFailed:
+            pass
 
     def path_for(self, blueprint_id: str, cell: str) -> Path:
         return self.folder / cell / f"{blueprint_id}.yaml"
@@ -98,12 +109,8 @@ class BlueprintStore:
             if self.exists(blueprint.id):
                 raise ValueError(f"blueprint {blueprint.id!r} already exists")
             path = self.path_for(blueprint.id, blueprint.taxonomy_id)
-            write_atomically(path, dump_blueprint(blueprint))
-            try:
-                self.audit.commit([path], _message(blueprint.id, None, blueprint.status, actor, reason), actor)
-            except Exception:
-                path.unlink(missing_ok=True)
-                raise
+            message = _message(blueprint.id, None, blueprint.status, actor, reason)
+            self.audit.record({path: dump_blueprint(blueprint)}, message, actor)
         return blueprint
 
     def update(
@@ -116,7 +123,6 @@ class BlueprintStore:
         with self.audit.locked():
             old_path = self.find(blueprint_id)
             current = read_blueprint(old_path)
-            old_text = old_path.read_text(encoding="utf-8")
             updated = Blueprint.model_validate(change(current).model_dump())
             if updated.id != current.id:
                 raise ValueError("a blueprint's id cannot change")
@@ -125,16 +131,9 @@ class BlueprintStore:
             if lifecycle and updated.status != current.status:
                 check_transition(current.status, updated.status)
             new_path = self.path_for(updated.id, updated.taxonomy_id)
-            write_atomically(new_path, dump_blueprint(updated))
-            if new_path != old_path:
-                old_path.unlink()
+            changes: dict[Path, str | None] = {old_path: None, new_path: dump_blueprint(updated)}
             message = _message(updated.id, current.status, updated.status, actor, reason)
-            try:
-                self.audit.commit(sorted({old_path, new_path}), message, actor)
-            except Exception:  # an edit without its commit would slip into the next one unrecorded
-                new_path.unlink(missing_ok=True)
-                write_atomically(old_path, old_text)
-                raise
+            self.audit.record(changes, message, actor)
         return updated
 
     def decide(
@@ -191,7 +190,10 @@ class BlueprintStore:
         return self.update(blueprint_id, apply, actor=actor, reason=reason)
 
     def history(self, blueprint_id: str) -> list[HistoryEntry]:
-        return self.audit.history(self.find(blueprint_id))
+        """Every commit of the blueprint, across moves between cells: ids are unique in the store, so the
+        commits touching `<cell>/<id>.yaml` in any cell are exactly its own (git's rename guessing is not)."""
+        self.find(blueprint_id)
+        return self.audit.history(*(self.path_for(blueprint_id, cell) for cell in CELLS))
 
 
 def overturns(blueprint: Blueprint, decision: Status) -> bool:

@@ -13,7 +13,7 @@ from authoring.blueprint import BLUEPRINT_FIELDS, Status
 from authoring.blueprint_files import BlueprintFileError, read_blueprint
 from authoring.cli.common import default_actor, print_rows, project, store
 from authoring.store import Filter
-from authoring.taxonomy import cell as known_cell
+from authoring.taxonomy import CELLS, cell as known_cell
 
 app = typer.Typer(help="List, inspect, validate and decide on blueprints.", no_args_is_help=True)
 console = Console()
@@ -60,24 +60,25 @@ def show(blueprint_id: Annotated[str, typer.Argument(help="The blueprint's id.")
         console.print(f"  {entry.sha[:10]} {entry.when:%Y-%m-%d %H:%M} {escape(entry.author)}: {escape(entry.message.splitlines()[0])}", highlight=False)
 
 
-def is_blueprint_file(relative: Path) -> bool:
-    """Blueprints live in cell folders; the store's own data (rubric.yaml, sources/) sits beside them."""
-    return len(relative.parts) >= 2 and relative.parts[0] != "sources"
+def blueprint_files(folder: Path) -> list[Path]:
+    """Every YAML file under `folder`, at any depth, except the store's own data beside the cell folders
+    (rubric.yaml, sources/) — recognised as such wherever the folder sits in the store."""
+    def own_data(path: Path) -> bool:
+        inside = path.relative_to(folder).parts[:-1]
+        return "sources" in (folder.name, *inside) or (path.name == "rubric.yaml" and path.parent.name not in CELLS)
+
+    return [path for path in sorted(folder.rglob("*.yaml")) if not own_data(path)]
 
 
 @app.command()
 def check(
-    paths: Annotated[Optional[list[Path]], typer.Argument(help="Files or folders; default: the whole store.")] = None,
+    paths: Annotated[Optional[list[Path]], typer.Argument(help="Files or folders (searched at every depth); "
+                                                                 "default: the whole store.")] = None,
 ) -> None:
     """Validate blueprint files: one line per problem, exit 1 if any."""
     files: list[Path] = []
     for path in paths or [project().blueprints]:
-        if path.is_dir():
-            files.extend(sorted(p for p in path.rglob("*.yaml") if is_blueprint_file(p.relative_to(path))))
-        elif path.exists():
-            files.append(path)
-        else:
-            files.append(path)
+        files.extend(blueprint_files(path) if path.is_dir() else [path])
     problems = []
     for path in files:
         try:

@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import getpass
-from collections.abc import Callable, Sequence
+import signal
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
 
 import typer
 from rich.console import Console
@@ -39,3 +41,23 @@ def print_rows(console: Console, header: Sequence[str], rows: Sequence[Sequence[
     for row in rows:
         table.add_row(*(markup(row) if markup else [escape(value) for value in row]))
     console.print(table)
+
+
+@contextmanager
+def interrupt_on_sigterm() -> Iterator[None]:
+    """SIGTERM (kill, a CI timeout) stops the command as Ctrl-C does, so the same clean-up runs."""
+
+    def interrupt(signum: int, frame: object) -> None:
+        raise KeyboardInterrupt
+
+    previous = signal.signal(signal.SIGTERM, interrupt)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+
+
+def demo_note(provider: object) -> str:
+    """Said after a summary whose answers came from the offline demo model, not a real one."""
+    return " · demo: canned answers from the offline demo model, not a real LLM" if getattr(
+        provider, "kind", "") == "demo" else ""

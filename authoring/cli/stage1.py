@@ -9,12 +9,12 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
-from authoring.cli.common import project
+from authoring.cli.common import demo_note, interrupt_on_sigterm, project
 from authoring.stage1.inputs import Workspace, load_rubric
 from authoring.stage1.propose import propose as run_proposals
 from authoring.stage1.providers import PROVIDERS, ProviderConfig, make_provider
 from authoring.stage1.report import cell_reports
-from authoring.stage1.review import review as run_review
+from authoring.stage1.review import ReviewResult, review as run_review
 from authoring.stage1.usage import Usage
 from authoring.taxonomy import cell as known_cell
 
@@ -48,7 +48,8 @@ def propose(
         the_provider.close()
     for result in results:
         typer.echo(f"{result.cell} round {result.round}: {len(result.created)} proposed "
-                   f"({len(result.duplicates)} near-duplicate), {len(result.failed)} failed · {_usage(result.usage)}")
+                   f"({len(result.duplicates)} near-duplicate), {len(result.failed)} failed · {_usage(result.usage)}"
+                   f"{demo_note(the_provider)}")
         for blueprint in result.created:
             mark = f"  (near-duplicate of {blueprint.duplicate_of})" if blueprint.duplicate_of else ""
             typer.echo(f"  {blueprint.id}{mark}")
@@ -68,18 +69,27 @@ def review(
     replay: ReplayOption = None,
     concurrency: ConcurrencyOption = 10,
 ) -> None:
-    """Score proposed blueprints on the rubric; the total moves each to kept, needs_review or dropped."""
+    """Score proposed blueprints on the rubric; the total moves each to kept, needs_review or dropped.
+
+    Each review is recorded (file + git commit) as its answer arrives; Ctrl-C or SIGTERM keeps those,
+    leaves the rest proposed and says how far it got."""
     the_provider = make_provider(provider, ProviderConfig(model=model, base_url=base_url, record=record, replay=replay))
+
+    def show(result: ReviewResult, line: str) -> None:
+        typer.echo(f"[{result.done}/{result.total}] {line}")
+
     try:
-        result = run_review(the_provider, Workspace.of(project()), ids or [], pending=pending, concurrency=concurrency)
+        with interrupt_on_sigterm():
+            result = run_review(the_provider, Workspace.of(project()), ids or [], pending=pending,
+                                concurrency=concurrency, progress=show)
     finally:
         the_provider.close()
-    for blueprint in result.reviewed:
-        review_ = blueprint.latest_review
-        typer.echo(f"{blueprint.id}: {review_.total}/30 → {blueprint.status}")
-    for path in result.failed:
-        typer.echo(f"failed: {path}", err=True)
-    typer.echo(f"{len(result.reviewed)} reviewed, {len(result.failed)} failed · {_usage(result.usage)}")
+    summary = f"{len(result.reviewed)} reviewed, {len(result.failed)} failed · {_usage(result.usage)}{demo_note(the_provider)}"
+    if result.interrupted:
+        typer.echo(f"interrupted after {result.done} of {result.total}: {summary}; "
+                   f"the other {result.total - result.done} are untouched (still proposed)", err=True)
+        raise typer.Exit(130)
+    typer.echo(summary)
     if result.failed and not result.reviewed:
         raise typer.Exit(1)
 

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from concurrent.futures import ThreadPoolExecutor
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor, as_completed
 from dataclasses import dataclass, field
 
 from pydantic import BaseModel
@@ -26,12 +27,23 @@ class ModelCall:
         return "ok" if self.answer is not None else ("malformed" if self.raw_texts else "failed")
 
 
-def ask_all(provider: Provider, calls: list[ModelCall], schema: type[BaseModel], concurrency: int) -> None:
-    """Run every call on a bounded thread pool, so a batch takes about as long as its slowest call."""
+def ask_all(provider: Provider, calls: list[ModelCall], schema: type[BaseModel], concurrency: int,
+            on_done: Callable[[ModelCall], None] | None = None) -> None:
+    """Run every call on a bounded thread pool, so a batch takes about as long as its slowest call.
+
+    `on_done` gets each call as it finishes, in this thread, so its answer is used (written) at once.
+    An interruption (Ctrl-C, or an exception from `on_done`) cancels the calls not yet started."""
     if concurrency < 1:
         raise ValueError("--concurrency must be at least 1")
-    with ThreadPoolExecutor(max_workers=concurrency) as pool:
-        list(pool.map(lambda call: ask(provider, call, schema), calls))
+    pool = ThreadPoolExecutor(max_workers=concurrency)
+    try:
+        futures = {pool.submit(ask, provider, call, schema): call for call in calls}
+        for future in as_completed(futures):
+            future.result()
+            if on_done is not None:
+                on_done(futures[future])
+    finally:
+        pool.shutdown(wait=False, cancel_futures=True)
 
 
 def ask(provider: Provider, call: ModelCall, schema: type[BaseModel]) -> None:

@@ -80,24 +80,15 @@ def demo_candidate(user: str, schema: dict) -> dict:
 
 
 def demo_review(user: str, schema: dict) -> dict:
-    dimensions = _enum_of(schema, "dimension")
+    """A score per dimension, the dimensions being the schema's required properties."""
     digest = hashlib.sha256(user.encode()).digest()
     rationales = demo_data()["rationales"]
-    scores = []
-    for index, dimension in enumerate(dimensions):
+    answer = {}
+    for index, dimension in enumerate(schema.get("required", [])):
         byte = digest[index]
         score = 5 if byte < 150 else 4 if byte < 225 else 3 if byte < 250 else 2
-        name = dimension.replace("_", " ")
-        scores.append({"dimension": dimension, "score": score, "rationale": rationales[score].format(name=name)})
-    return {"scores": scores}
-
-
-def _enum_of(schema: dict, field: str) -> list[str]:
-    for definition in [schema, *schema.get("$defs", {}).values()]:
-        enum = definition.get("properties", {}).get(field, {}).get("enum")
-        if enum:
-            return enum
-    return []
+        answer[dimension] = {"score": score, "rationale": rationales[score].format(name=dimension.replace("_", " "))}
+    return answer
 
 
 def _match(pattern: str, text: str, default: str) -> str:

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from typing import Annotated, ClassVar, Literal
+from typing import ClassVar, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, create_model, field_validator, model_validator
+from pydantic import BaseModel, ConfigDict, Field, create_model, field_validator
 
 
 class Answer(BaseModel):
@@ -34,32 +34,30 @@ class BlueprintCandidate(Answer):
 
 
 class DimensionScoreAnswer(Answer):
-    dimension: str
-    score: Annotated[int, Field(ge=1, le=5)]
+    """One dimension's score (an enum, so a constrained decoder can only pick 1 to 5) and why."""
+
+    score: Literal[1, 2, 3, 4, 5]
     rationale: str
 
 
 class RubricReviewAnswer(Answer):
-    """Scores for every rubric dimension, exactly once each."""
+    """One required property per rubric dimension: a schema-following decoder can neither repeat a
+    dimension nor leave one out, so every answer it can produce is a valid review."""
 
     dimensions: ClassVar[tuple[str, ...]] = ()
-    scores: list[DimensionScoreAnswer]
 
-    @model_validator(mode="after")
-    def _each_dimension_once(self) -> "RubricReviewAnswer":
-        given = [s.dimension for s in self.scores]
-        missing = [d for d in self.dimensions if d not in given]
-        repeated = sorted({d for d in given if given.count(d) > 1})
-        if missing or repeated:
-            raise ValueError(f"every dimension exactly once (missing: {missing or 'none'}, repeated: {repeated or 'none'})")
-        return self
+    def scores(self) -> dict[str, DimensionScoreAnswer]:
+        return {dimension: getattr(self, _field_name(dimension)) for dimension in self.dimensions}
+
+
+def _field_name(dimension: str) -> str:
+    return f"d_{dimension}"
 
 
 def review_answer_schema(dimensions: list[str]) -> type[RubricReviewAnswer]:
-    """The review schema for one rubric: `dimension` is an enum of its dimension ids."""
-    score = create_model("DimensionScore", __base__=DimensionScoreAnswer,
-                         dimension=(Literal[tuple(dimensions)], ...))
-    schema = create_model("RubricReview", __base__=RubricReviewAnswer, scores=(list[score], ...))
+    """The review schema for one rubric: an object whose required properties are its dimension ids."""
+    fields = {_field_name(d): (DimensionScoreAnswer, Field(..., alias=d)) for d in dimensions}
+    schema = create_model("RubricReview", __base__=RubricReviewAnswer, **fields)
     schema.dimensions = tuple(dimensions)
     return schema
 

@@ -103,6 +103,26 @@ def test_check_broken_folder_prints_one_precise_line_per_problem(shared):
     assert result.stderr.strip() == f"{len(EXPECTED_PROBLEMS)} file(s) checked, {len(expected)} problem(s)"
 
 
+@pytest.mark.parametrize("cell", ["R1-S1", "R2-S1"])
+def test_check_a_cell_folder_checks_every_file_in_it(shared, cell):
+    result = blueprints(shared, "check", str(BROKEN / cell))
+    expected = sorted(f"{BROKEN / name}: {line}" for name, lines in EXPECTED_PROBLEMS.items()
+                      if name.startswith(cell) for line in lines)
+    assert result.exit_code == 1
+    assert sorted(result.stdout.splitlines()) == expected
+
+
+def test_check_a_store_folder_skips_its_rubric_and_sources(tmp_path):
+    store = new_project(tmp_path)
+    store.create(make_blueprint("keep-me"), actor="bot", reason="")
+    (store.folder / "rubric.yaml").write_text("version: r1\ndimensions: []\n")
+    (store.folder / "sources").mkdir()
+    (store.folder / "sources" / "s.yaml").write_text("id: s\n")
+    result = blueprints(tmp_path, "check", str(store.folder))
+    assert (result.exit_code, result.stdout) == (0, "")
+    assert "1 file(s) checked" in result.stderr
+
+
 def test_check_single_broken_file(shared):
     path = BROKEN / "R1-S1" / "unknown-key.yaml"
     result = blueprints(shared, "check", str(path))

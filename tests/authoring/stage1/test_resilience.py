@@ -65,13 +65,13 @@ def test_malformed_reviews_are_retried(workspace):
         reply = demo_responder(body)
         if body["response_format"]["json_schema"]["name"] != "RubricReview":
             return reply
-        scores = reply.structured["scores"]
+        scores = dict(reply.structured)
         kind = next(answers)
         if kind == "out of range":
-            scores = [{**scores[0], "score": 7}, *scores[1:]]
+            scores["realism"] = {**scores["realism"], "score": 7}
         elif kind == "missing dimension":
-            scores = scores[1:]
-        return json_reply({"scores": scores})
+            del scores["realism"]
+        return json_reply(scores)
 
     with ScriptedModelServer(responder) as server:
         provider = make_provider("openai", config_for(server.base_url))
