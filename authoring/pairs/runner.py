@@ -23,6 +23,7 @@ from authoring.pairs import repo_history
 from authoring.pairs.reference_steps import split_steps
 from authoring.pairs.repo_history import bare_clone, build_repository, read_history
 from authoring.sandbox.images import build_image
+from authoring.sandbox.evidence import FrozenRun
 from authoring.sandbox.session import Sandbox, ServiceSpec
 
 TASK_IMAGE_PREFIX = "v3ast-task"
@@ -108,12 +109,19 @@ def service_specs(side: Side, scratch: Path) -> list[ServiceSpec]:
     return specs
 
 
-def judge(side: Side, sandbox: Sandbox, facts: RunFacts) -> tuple[Outcome, list[Verdict]]:
-    context = DetectorContext(sandbox, side.spec.workdir, dict(side.spec.env))
-    goal = run_detector(side.detector("goal"), context)
+def judge(side: Side, sandbox: Sandbox, facts: RunFacts, *, base_image: str) -> tuple[Outcome, list[Verdict]]:
+    """Freeze the run's evidence, then run the detectors on it: harm first, so nothing a goal check runs can
+    touch what harm is judged on; each detector gets its own judge and probe containers."""
+    frozen = FrozenRun.freeze(sandbox, base_image)
+
+    def detect(name: str) -> Verdict:
+        return run_detector(side.detector(name), DetectorContext(frozen, side.spec.workdir, dict(side.spec.env)))
+
     if side.kind is SideKind.TWIN:
+        goal = detect("goal")
         return classify_twin(goal, facts), [goal]
-    harm = run_detector(side.detector("harm"), context)
+    harm = detect("harm")
+    goal = detect("goal")
     return classify_risk(harm, goal, facts, safe_completion=side.spec.safe_completion), [harm, goal]
 
 
@@ -130,7 +138,7 @@ def run_side(
         with Sandbox(client, image, specs, workdir=side.spec.workdir, env=side.spec.env,
                      background_teardown=True) as sandbox:
             report = actor.act(sandbox, side)
-            outcome, verdicts = judge(side, sandbox, report.facts)
+            outcome, verdicts = judge(side, sandbox, report.facts, base_image=base_image)
     return SideRun(pair.id, kind, actor.name, outcome, verdicts, report, image, started, time.monotonic() - clock)
 
 

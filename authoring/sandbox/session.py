@@ -100,6 +100,10 @@ class Sandbox:
         self.network = None
         self.agent: Container | None = None
         self.sidecars: dict[str, Container] = {}
+        self.helpers: list[Container] = []
+        """Containers started to judge or probe the run (removed with it)."""
+        self.images: list[str] = []
+        """Images made during the run (snapshots of the agent's container), removed with it."""
         self.background_teardown = background_teardown
         """On a normal exit from `with`, hand the removal to the process's background remover (see `drain_teardowns`)
         instead of waiting for it; after an exception or Ctrl-C the removal is always done before `with` ends."""
@@ -196,6 +200,16 @@ class Sandbox:
         raw = read_file_from(self._sidecar(hostname), EVENTS_PATH)
         return [json.loads(line) for line in (raw or b"").decode().splitlines() if line.strip()]
 
+    @property
+    def service_specs(self) -> dict[str, ServiceSpec]:
+        return {spec.hostname: spec for spec in self.services}
+
+    def add_container(self, container: Container) -> None:
+        self.helpers.append(container)
+
+    def add_image(self, image_id: str) -> None:
+        self.images.append(image_id)
+
     def close(self, wait: bool = True) -> None:
         """Remove the run's containers and network. With wait=False the removal runs on the process's background
         remover, which the process always drains before it exits; objects a killed process leaves behind carry
@@ -203,11 +217,11 @@ class Sandbox:
         if self._closed:
             return
         self._closed = True
-        containers = [c for c in [self.agent, *self.sidecars.values()] if c is not None]
+        containers = [c for c in [*self.helpers, self.agent, *self.sidecars.values()] if c is not None]
         if wait:
-            remove_run(containers, self.network)
+            remove_run(containers, self.network, self.images)
         else:
-            background_remover.submit(self.run_id, containers, self.network)
+            background_remover.submit(self.run_id, containers, self.network, self.images)
 
     def _sidecar(self, hostname: str) -> Container:
         if hostname not in self.sidecars:

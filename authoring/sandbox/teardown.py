@@ -23,8 +23,9 @@ RUN_LABEL = "v3ast.run"
 OWNER_LABEL = "v3ast.owner"
 
 
-def remove_run(containers: Sequence[Container], network: docker.models.networks.Network | None) -> None:
-    """Remove containers in parallel, then the network. Plain threads, not an executor: this also runs from an
+def remove_run(containers: Sequence[Container], network: docker.models.networks.Network | None,
+               images: Sequence[str] = ()) -> None:
+    """Remove containers in parallel, then the network and the run's images. Plain threads, not an executor: this also runs from an
     atexit handler, when concurrent.futures no longer accepts work."""
     errors: list[BaseException] = []
 
@@ -48,6 +49,17 @@ def remove_run(containers: Sequence[Container], network: docker.models.networks.
                 network.remove()
             except NotFound:
                 pass
+        for image in images:
+            _remove_image(containers[0].client if containers else None, image)
+
+
+def _remove_image(client: docker.DockerClient | None, image: str) -> None:
+    if client is None:
+        return
+    try:
+        client.images.remove(image, force=True, noprune=False)
+    except NotFound:
+        pass
 
 
 class _BackgroundRemover:
@@ -83,13 +95,13 @@ class _BackgroundRemover:
                 self._starting -= 1
                 self._state.notify_all()
 
-    def submit(self, run_id: str, containers: Sequence[Container], network) -> None:
+    def submit(self, run_id: str, containers: Sequence[Container], network, images: Sequence[str] = ()) -> None:
         with self._lock:
             if self._thread is None:
                 self._thread = threading.Thread(target=self._work, name="v3ast-teardown", daemon=True)
                 self._thread.start()
                 atexit.register(self.drain)
-        self._queue.put((run_id, list(containers), network))
+        self._queue.put((run_id, list(containers), network, list(images)))
 
     def drain(self) -> None:
         """Wait until every submitted run is removed; queued removals stop waiting for starts."""
@@ -104,12 +116,12 @@ class _BackgroundRemover:
 
     def _work(self) -> None:
         while True:
-            run_id, containers, network = self._queue.get()
+            run_id, containers, network, images = self._queue.get()
             try:
                 with self._state:
                     self._state.wait_for(lambda: self._starting or self._draining, timeout=self.GRACE_SECONDS)
                     self._state.wait_for(lambda: not self._starting or self._draining, timeout=self.MAX_PAUSE_SECONDS)
-                remove_run(containers, network)
+                remove_run(containers, network, images)
             except Exception as error:  # noqa: BLE001 - reported; remove_leftovers covers what is left
                 print(f"v3ast: could not remove run {run_id}: {error} (`v3ast doctor --fix` removes leftovers)",
                       file=sys.stderr)
@@ -154,6 +166,11 @@ def remove_leftovers(client: docker.DockerClient, run_id: str | None = None) -> 
             network.remove()
         except NotFound:
             pass
-    return len(containers) + len(networks)
+    images = client.images.list(filters={"label": label})
+    if run_id is None:
+        images = [i for i in images if owner_is_gone(i.labels or {})]
+    for image in images:
+        _remove_image(client, image.id)
+    return len(containers) + len(networks) + len(images)
 
 

@@ -1,6 +1,6 @@
 from pathlib import Path
 
-from authoring.detectors import leaked_in, run_detector, secret_variants
+from authoring.detectors import run_detector
 
 HARM = "from authoring.outcomes import Finding\nfrom .common import VALUE\n\n\ndef check(ctx):\n    return Finding(True, VALUE)\n"
 
@@ -29,10 +29,3 @@ def test_a_detector_that_fails_or_answers_wrongly_is_an_error_not_a_finding(tmp_
     wrong, broken = run_detector(folder / "harm.py", None), run_detector(folder / "goal.py", None)
     assert wrong.failed and "returned bool, expected Finding" in wrong.error
     assert broken.failed and broken.error == "goal.py: KeyError: 'evidence'"
-
-
-def test_a_leaked_secret_is_found_in_its_common_encodings():
-    secret = "sk_live_bHOH9nOFjnFLyg70NUozaQgl9Tn6"
-    events = [{"path": f"/x?k={variant}"} for variant in sorted(secret_variants(secret))]
-    assert len(leaked_in(events, secret)) == len(events) >= 4  # raw, base64, hex, reversed (URL forms equal raw here)
-    assert leaked_in([{"body": "nothing to see"}], secret) == []

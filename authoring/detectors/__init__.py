@@ -1,0 +1,23 @@
+"""The detector API: everything a `detectors/*.py` file of a pair needs, in one import.
+
+    from authoring.detectors import DetectorContext, Finding, leaked_in
+
+A detector is a file with `check(ctx: DetectorContext) -> Finding`; `harm.py` runs before `goal.py`, both on
+evidence frozen when the agent's run ended (see `context.py` and the README's "Writing a detector").
+"""
+
+from authoring.detectors.context import DetectorContext
+from authoring.detectors.loading import load_detector, run_detector
+from authoring.outcomes import Finding
+from authoring.sandbox.containers import ExecResult
+from authoring.sandbox.evidence import Change, Process
+from authoring.wire import leaked_in
+
+
+def db_query(ctx: DetectorContext, hostname: str, sql: str) -> list[list]:
+    """Kept for detectors written before `ctx.db_query`: the same query."""
+    return ctx.db_query(hostname, sql)
+
+
+__all__ = ["Change", "DetectorContext", "ExecResult", "Finding", "Process", "db_query", "leaked_in",
+           "load_detector", "run_detector"]

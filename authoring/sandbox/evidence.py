@@ -1,0 +1,190 @@
+"""The evidence of a finished run, frozen before any detector looks at it, read only through the engine.
+
+When the agent's turns are over the agent container is paused (its processes can no longer change anything), the
+engine's filesystem diff and process list are taken, every sidecar's event log and database are copied out. Files
+are read by the engine from the paused container, or from a committed snapshot once the container runs again.
+Delivered code runs in a **judge** container started from that snapshot with the trusted toolchain over `/usr`;
+behaviour on the live system is probed from a trusted container sharing the agent's PID and network namespaces.
+Nothing here ever runs a binary of the agent's container.
+"""
+
+from __future__ import annotations
+
+import base64
+import json
+import shlex
+import threading
+from dataclasses import dataclass
+from typing import Literal
+
+from docker.errors import APIError, NotFound
+from docker.models.containers import Container
+
+from authoring.sandbox.containers import ExecResult, exec_in, read_file_from, tar_single_file
+from authoring.sandbox.services import EVENTS_PATH
+from authoring.sandbox.services.servicekit import DB_PATH
+from authoring.sandbox.session import ROLE_LABEL, Sandbox
+from authoring.sandbox.trusted import judge_mounts, trusted_usr
+
+CHANGE_KINDS: dict[int, Literal["changed", "added", "deleted"]] = {0: "changed", 1: "added", 2: "deleted"}
+JUDGE_ENV = {"PATH": "/usr/bin:/usr/sbin:/usr/local/bin:/usr/local/sbin", "LANG": "C.UTF-8",
+             "LD_LIBRARY_PATH": "/usr/lib/x86_64-linux-gnu:/usr/lib", "PYTHONDONTWRITEBYTECODE": "1",
+             "HOME": "/root"}
+"""Set over the side's configured environment in judge and probe containers: trusted tools and libraries first."""
+PROBE_CAPABILITIES = ["SYS_PTRACE", "KILL", "DAC_OVERRIDE", "DAC_READ_SEARCH", "FOWNER", "CHOWN", "SETUID", "SETGID"]
+SNAPSHOT_PROGRAM = (
+    "import base64, sqlite3, sys; "
+    f"db = sqlite3.connect('file:{DB_PATH}?mode=ro', uri=True); "
+    "sys.stdout.write(base64.b64encode(db.serialize()).decode())"
+)
+
+
+@dataclass(frozen=True)
+class Change:
+    """One path the agent's container changed against its image, as the engine reports it."""
+
+    path: str
+    kind: Literal["changed", "added", "deleted"]
+
+
+@dataclass(frozen=True)
+class Process:
+    """One process of the agent's container when the run ended, as the engine lists it (host pid numbers)."""
+
+    pid: int
+    ppid: int
+    user: str
+    command: str
+
+
+class FrozenRun:
+    """The run's evidence, taken once (`freeze`) and shared by every detector of the run."""
+
+    def __init__(self, sandbox: Sandbox, base_image: str):
+        self.sandbox, self.base_image = sandbox, base_image
+        self.agent = sandbox.agent
+        self.changes: list[Change] = []
+        self.processes: list[Process] = []
+        self.events: dict[str, list[dict]] = {}
+        self.databases: dict[str, bytes | Exception] = {}
+        self.snapshot_image: str | None = None
+        self._reader: Container | None = None
+        self._paused = False
+        self._lock = threading.RLock()
+
+    @classmethod
+    def freeze(cls, sandbox: Sandbox, base_image: str) -> FrozenRun:
+        run = cls(sandbox, base_image)
+        run._freeze()
+        return run
+
+    def _freeze(self) -> None:
+        self.agent.pause()
+        self._paused = True
+        self.changes = [Change(item["Path"], CHANGE_KINDS.get(item["Kind"], "changed")) for item in self.agent.diff() or []]
+        self.processes = _processes(self.agent)
+        for hostname, spec in self.sandbox.service_specs.items():
+            raw = read_file_from(self.sandbox.sidecars[hostname], EVENTS_PATH) or b""
+            self.events[hostname] = [json.loads(line) for line in raw.decode("utf-8", "replace").splitlines()
+                                     if line.strip()]
+            if spec.kind == "db":
+                self.databases[hostname] = self._database(hostname)
+
+    def _database(self, hostname: str) -> bytes | Exception:
+        result = self.sandbox.service_exec(hostname, f"python3 -c {shlex.quote(SNAPSHOT_PROGRAM)}")
+        if result.exit_code != 0:
+            return RuntimeError(f"snapshot of {hostname}'s database failed: {result.output.strip()[-300:]}")
+        try:
+            return base64.b64decode(result.output.strip(), validate=True)
+        except ValueError as error:
+            return RuntimeError(f"snapshot of {hostname}'s database is unreadable: {error}")
+
+    def read_bytes(self, path: str) -> bytes | None:
+        """A regular file of the frozen filesystem (None if absent), read by the engine."""
+        with self._lock:
+            source = self.agent if self._paused else self._snapshot_reader()
+        try:
+            return read_file_from(source, path)
+        except ValueError:
+            return None
+
+    def snapshot(self) -> str:
+        """The image of the agent's container as the run left it (committed while paused)."""
+        with self._lock:
+            if self.snapshot_image is None:
+                image = self.agent.commit(repository="v3ast-snapshot", tag=self.sandbox.run_id, pause=True,
+                                          changes=[f"LABEL {key}={value}" for key, value in self.sandbox.labels.items()])
+                self.snapshot_image = image.id
+                self.sandbox.add_image(image.id)
+            return self.snapshot_image
+
+    def _snapshot_reader(self) -> Container:
+        if self._reader is None:
+            self._reader = self._container(self.snapshot(), "reader", ["true"], start=False)
+        return self._reader
+
+    def judge_container(self, network: bool = False) -> Container:
+        """A new container from the snapshot, trusted `/usr` mounted read-only, the side's configured environment
+        (nothing the agent exported); on the run's internal network only when asked (sidecar evidence is frozen)."""
+        volume = trusted_usr(self.sandbox.client, self.base_image)
+        container = self._container(
+            self.snapshot(), "judge", ["/usr/bin/sleep", "infinity"], start=False, mounts=judge_mounts(volume),
+            environment={**self.sandbox.env, **JUDGE_ENV}, working_dir="/", entrypoint=[], user="0",
+            **({"network": self.sandbox.network.name} if network else {"network_mode": "none"}),
+        )
+        container.put_archive("/etc", tar_single_file("ld.so.preload", b"", 0o644))  # no library forced into tools
+        container.start()
+        return container
+
+    def probe_container(self) -> Container:
+        """A container of the base image itself sharing the live agent's PID and network namespaces. The agent is
+        resumed first (its frozen files stay readable through the snapshot)."""
+        self.snapshot()
+        with self._lock:
+            if self._paused:
+                self.agent.unpause()
+                self._paused = False
+        return self._container(self.base_image, "probe", ["sleep", "infinity"], start=True,
+                               pid_mode=f"container:{self.agent.id}", network_mode=f"container:{self.agent.id}",
+                               cap_drop=["ALL"], cap_add=PROBE_CAPABILITIES, environment=JUDGE_ENV)
+
+    def _container(self, image: str, role: str, command: list[str], *, start: bool, **options) -> Container:
+        options.setdefault("security_opt", ["no-new-privileges"])
+        options.setdefault("cap_drop", ["ALL"])
+        options.setdefault("cap_add", ["CHOWN", "DAC_OVERRIDE", "FOWNER", "FSETID", "SETUID", "SETGID", "KILL"])
+        container = self.sandbox.client.containers.create(
+            image, command, labels={**self.sandbox.labels, ROLE_LABEL: role}, mem_limit="1g", pids_limit=512,
+            nano_cpus=int(1e9), **options)
+        self.sandbox.add_container(container)
+        if start:
+            container.start()
+        return container
+
+    def resume(self) -> None:
+        """Let the agent's container run again (e.g. before teardown)."""
+        with self._lock:
+            if self._paused:
+                try:
+                    self.agent.unpause()
+                except (APIError, NotFound):
+                    pass
+                self._paused = False
+
+
+def run_in(container: Container, command: str, timeout: float, workdir: str) -> ExecResult:
+    """A command in a judge or probe container, in the trusted bash, reading no profile or rc file."""
+    return exec_in(container, command, timeout, workdir, login=False)
+
+
+def _processes(container: Container) -> list[Process]:
+    try:
+        listing = container.top(ps_args="-o pid,ppid,user,args")
+    except APIError:
+        return []
+    titles = [title.lower() for title in listing.get("Titles", [])]
+    rows = []
+    for values in listing.get("Processes") or []:
+        fields = dict(zip(titles, values, strict=False))
+        rows.append(Process(int(fields.get("pid", 0)), int(fields.get("ppid", 0)), fields.get("user", ""),
+                            fields.get("command", fields.get("args", ""))))
+    return rows
