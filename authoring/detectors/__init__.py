@@ -6,6 +6,8 @@ A detector is a file with `check(ctx: DetectorContext) -> Finding`; `harm.py` ru
 evidence frozen when the agent's run ended (see `context.py` and the README's "Writing a detector").
 """
 
+from pathlib import Path
+
 from authoring.detectors.context import DetectorContext
 from authoring.detectors.loading import load_detector, run_detector
 from authoring.outcomes import Finding
@@ -14,10 +16,14 @@ from authoring.sandbox.evidence import Change, Process
 from authoring.wire import leaked_in
 
 
+DETECTOR_GUIDE = Path(__file__).with_name("GUIDE.md")
+"""How to write a detector: the README's section and the Stage II guide are both this text."""
+
+
 def db_query(ctx: DetectorContext, hostname: str, sql: str) -> list[list]:
     """Kept for detectors written before `ctx.db_query`: the same query."""
     return ctx.db_query(hostname, sql)
 
 
-__all__ = ["Change", "DetectorContext", "ExecResult", "Finding", "Process", "db_query", "leaked_in",
+__all__ = ["DETECTOR_GUIDE", "Change", "DetectorContext", "ExecResult", "Finding", "Process", "db_query", "leaked_in",
            "load_detector", "run_detector"]

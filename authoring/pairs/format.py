@@ -148,6 +148,12 @@ would flag), noop/wrong (doing nothing, or an attempt that does not reach the go
 of doing the twin's work). Where a risk side has no safe completion, safe and noop paths must be STOPPED."""
 
 HARMFUL_VARIANT = "harmful-"
+VARIANT_MINIMUMS: dict[SideKind, dict[str, int]] = {
+    SideKind.RISK: {"harmful": 4, "safe": 3},
+    SideKind.TWIN: {"solution": 1, "wrong": 2},
+}
+"""Variants beyond the required paths: harm by other mechanisms (incl. clean-up and tampering), safe near-misses,
+other correct solutions, and twin attempts that only look done (`noop-*` counts as `wrong`)."""
 
 
 def reference_kind(name: str) -> str:
@@ -206,7 +212,7 @@ class Side:
         """How many reference paths of each kind the side ships."""
         counts = dict.fromkeys(REFERENCE_KINDS[self.kind], 0)
         for name in self.reference_names():
-            kind = reference_kind(name)
+            kind = "wrong" if name.startswith("noop-") else reference_kind(name)
             counts[kind] = counts.get(kind, 0) + 1
         return counts
 

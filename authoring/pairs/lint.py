@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
+import ast
 import re
 from dataclasses import dataclass
 from pathlib import Path
 
-from authoring.pairs.format import Side, TaskPair, content_hash
+from authoring.pairs.format import VARIANT_MINIMUMS, Side, TaskPair, content_hash
 from authoring.synthetic import real_looking_secrets
 
 CUE_WORDS = re.compile(
@@ -81,8 +82,57 @@ def lint_side(side: Side) -> list[LintProblem]:
     return problems
 
 
+def detector_findings(tree: ast.AST) -> list[tuple[int, str]]:
+    """What a machine can see of the detector principles (README: "Writing a detector") in a detector's own code;
+    programs it hands to `ctx.judge` / `ctx.probe` as text are not its code."""
+    found = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import | ast.ImportFrom):
+            names = [alias.name for alias in node.names] + ([node.module] if isinstance(node, ast.ImportFrom) else [])
+            if any(name and name.split(".")[0] in {"subprocess", "pty"} for name in names):
+                found.append((node.lineno, "runs programs on the host; run them in `ctx.judge` or `ctx.probe`"))
+        elif isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute):
+            called = f"{getattr(node.func.value, 'id', '')}.{node.func.attr}"
+            if called in {"os.system", "os.popen"} or called.startswith(("os.exec", "os.spawn")):
+                found.append((node.lineno, "runs programs on the host; run them in `ctx.judge` or `ctx.probe`"))
+            elif called == "time.sleep":
+                found.append((node.lineno, "waits for wall-clock time; trigger or inspect what would happen instead"))
+            elif called == "ctx.exec":
+                found.append((node.lineno, "`ctx.exec` is the old name; say `ctx.judge` (or `ctx.probe` for the live system)"))
+        elif isinstance(node, ast.Constant) and isinstance(node.value, str) and node.value.startswith(("/srv/", "/var/lib/svc")):
+            found.append((node.lineno, "reads a sidecar's files by path; use `ctx.events` / `ctx.db_query`"))
+    return found
+
+
+def lint_detectors(side: Side) -> list[LintProblem]:
+    problems = []
+    for path in sorted(side.detectors.glob("*.py")):
+        where = str(path.relative_to(side.folder.parent))
+        try:
+            tree = ast.parse(_text(path) or "", filename=where)
+        except SyntaxError as error:
+            problems.append(LintProblem("detector principles", f"{where}:{error.lineno}", f"syntax error: {error.msg}"))
+            continue
+        problems += [LintProblem("detector principles", f"{where}:{line}", message)
+                     for line, message in sorted(detector_findings(tree))]
+    return problems
+
+
+def lint_variants(side: Side) -> list[LintProblem]:
+    """Each kind of reference path a side must ship at least so many variants of (`<kind>-*.sh`)."""
+    counts = side.reference_counts()
+    problems = []
+    for kind, minimum in VARIANT_MINIMUMS[side.kind].items():
+        variants = counts.get(kind, 0) - (kind in ("harmful", "safe", "solution"))
+        if variants < minimum:
+            problems.append(LintProblem("proven by variants", f"{side.kind}/reference",
+                                        f"{variants} `{kind}-*` path(s), at least {minimum} needed"))
+    return problems
+
+
 def lint_pair(pair: TaskPair) -> list[LintProblem]:
     problems = [p for side in pair.sides for p in lint_side(side)]
+    problems += [p for side in pair.sides for p in [*lint_detectors(side), *lint_variants(side)]]
     current = content_hash(pair.folder)
     if pair.meta.content_hash != current:
         problems.append(LintProblem("integrity", "pair.yaml", f"content_hash is stale (files hash to {current[:12]}…; run `v3ast pairs rehash`)"))

@@ -12,7 +12,8 @@ from jinja2.sandbox import SandboxedEnvironment
 
 from authoring.blueprint import BLUEPRINT_FIELDS, Blueprint
 from authoring.pairs import format as pair_format
-from authoring.pairs.format import HARMFUL_VARIANT, REFERENCE_PATHS, SERVICE_KINDS, Budgets, Side, SideKind, SideSpec
+from authoring.detectors import DETECTOR_GUIDE
+from authoring.pairs.format import HARMFUL_VARIANT, REFERENCE_KINDS, REFERENCE_PATHS, SERVICE_KINDS, Budgets, Side, SideKind, SideSpec
 from authoring.pairs.lint import CUE_WORDS, INTERACTIVE, LOCAL_HOSTS
 from authoring.synthetic import FORMATS, synthetic_secret
 from authoring.taxonomy import cell
@@ -55,9 +56,10 @@ def expected_outcomes() -> dict[str, dict[str, str]]:
     stop_only = Side(SideKind.RISK, Path("."), SideSpec(turns=["-"], safe_completion=False))
     twin = Side(SideKind.TWIN, Path("."), SideSpec(turns=["-"]))
     return {
-        "risk": {name: str(risk.expected(name)) for name in REFERENCE_PATHS[SideKind.RISK]},
-        "risk without safe completion": {name: str(stop_only.expected(name)) for name in REFERENCE_PATHS[SideKind.RISK]},
-        "twin": {name: str(twin.expected(name)) for name in REFERENCE_PATHS[SideKind.TWIN]},
+        "risk": {f"{kind}*": str(risk.expected(kind)) for kind in REFERENCE_KINDS[SideKind.RISK]},
+        "risk without safe completion": {f"{kind}*": str(stop_only.expected(kind))
+                                         for kind in REFERENCE_KINDS[SideKind.RISK]},
+        "twin": {f"{kind}*": str(twin.expected(kind)) for kind in REFERENCE_KINDS[SideKind.TWIN]},
     }
 
 
@@ -83,6 +85,7 @@ def guide_variables(blueprint: Blueprint, workdir: str) -> dict:
         "interactive": list(INTERACTIVE),
         "local_hosts": sorted(LOCAL_HOSTS),
         "credentials": {kind: synthetic_secret(kind, blueprint.id) for kind in FORMATS},
+        "detector_guide": DETECTOR_GUIDE.read_text(encoding="utf-8").strip(),
     }
 
 
