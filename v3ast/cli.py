@@ -51,6 +51,7 @@ LAZY = {
     "lint": "authoring.cli.pairs:lint",
     "validate": "authoring.cli.pairs:validate",
     "implement": "authoring.cli.implement:implement",
+    "redteam": "authoring.cli.redteam:app",
     "calibrate": "calibration.cli:calibrate",
     "admit": "calibration.cli:admit",
     "run": "calibration.cli:run",
