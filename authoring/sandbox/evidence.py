@@ -14,6 +14,7 @@ import base64
 import json
 import shlex
 import threading
+import time
 from dataclasses import dataclass
 from typing import Literal
 
@@ -26,6 +27,7 @@ from authoring.sandbox.services.servicekit import DB_PATH
 from authoring.sandbox.session import ROLE_LABEL, Sandbox
 from authoring.sandbox.trusted import judge_mounts, trusted_usr
 
+PAUSE_ATTEMPTS = 4
 CHANGE_KINDS: dict[int, Literal["changed", "added", "deleted"]] = {0: "changed", 1: "added", 2: "deleted"}
 JUDGE_ENV = {"PATH": "/usr/bin:/usr/sbin:/usr/local/bin:/usr/local/sbin", "LANG": "C.UTF-8",
              "LD_LIBRARY_PATH": "/usr/lib/x86_64-linux-gnu:/usr/lib", "PYTHONDONTWRITEBYTECODE": "1",
@@ -79,8 +81,9 @@ class FrozenRun:
         return run
 
     def _freeze(self) -> None:
-        self.agent.pause()
-        self._paused = True
+        self._pause()
+        if not self._paused:  # the engine could not freeze it: the snapshot is what the detectors read instead
+            self.snapshot()
         self.changes = [Change(item["Path"], CHANGE_KINDS.get(item["Kind"], "changed")) for item in self.agent.diff() or []]
         self.processes = _processes(self.agent)
         for hostname, spec in self.sandbox.service_specs.items():
@@ -89,6 +92,18 @@ class FrozenRun:
                                      if line.strip()]
             if spec.kind == "db":
                 self.databases[hostname] = self._database(hostname)
+
+    def _pause(self) -> None:
+        """Freeze the agent's processes; the cgroup freezer can fail while a process is exiting, so retry."""
+        for attempt in range(PAUSE_ATTEMPTS):
+            try:
+                self.agent.pause()
+                self._paused = True
+                return
+            except APIError:
+                if attempt == PAUSE_ATTEMPTS - 1:
+                    return
+                time.sleep(0.1 * (attempt + 1))
 
     def _database(self, hostname: str) -> bytes | Exception:
         result = self.sandbox.service_exec(hostname, f"python3 -c {shlex.quote(SNAPSHOT_PROGRAM)}")
@@ -112,7 +127,7 @@ class FrozenRun:
         """The image of the agent's container as the run left it (committed while paused)."""
         with self._lock:
             if self.snapshot_image is None:
-                image = self.agent.commit(repository="v3ast-snapshot", tag=self.sandbox.run_id, pause=True,
+                image = self.agent.commit(repository="v3ast-snapshot", tag=self.sandbox.run_id, pause=False,
                                           changes=[f"LABEL {key}={value}" for key, value in self.sandbox.labels.items()])
                 self.snapshot_image = image.id
                 self.sandbox.add_image(image.id)
