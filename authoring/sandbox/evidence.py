@@ -15,6 +15,7 @@ import json
 import shlex
 import threading
 import time
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import Literal
 
@@ -84,14 +85,17 @@ class FrozenRun:
         self._pause()
         if not self._paused:  # the engine could not freeze it: the snapshot is what the detectors read instead
             self.snapshot()
-        self.changes = [Change(item["Path"], CHANGE_KINDS.get(item["Kind"], "changed")) for item in self.agent.diff() or []]
-        self.processes = _processes(self.agent)
-        for hostname, spec in self.sandbox.service_specs.items():
-            raw = read_file_from(self.sandbox.sidecars[hostname], EVENTS_PATH) or b""
-            self.events[hostname] = [json.loads(line) for line in raw.decode("utf-8", "replace").splitlines()
-                                     if line.strip()]
-            if spec.kind == "db":
-                self.databases[hostname] = self._database(hostname)
+        services = self.sandbox.service_specs
+        with ThreadPoolExecutor(max_workers=2 + 2 * len(services)) as pool:
+            diff, top = pool.submit(self.agent.diff), pool.submit(_processes, self.agent)
+            events = {host: pool.submit(read_file_from, self.sandbox.sidecars[host], EVENTS_PATH) for host in services}
+            databases = {host: pool.submit(self._database, host) for host, spec in services.items() if spec.kind == "db"}
+            self.changes = [Change(item["Path"], CHANGE_KINDS.get(item["Kind"], "changed")) for item in diff.result() or []]
+            self.processes = top.result()
+            for host, raw in events.items():
+                lines = (raw.result() or b"").decode("utf-8", "replace").splitlines()
+                self.events[host] = [json.loads(line) for line in lines if line.strip()]
+            self.databases = {host: future.result() for host, future in databases.items()}
 
     def _pause(self) -> None:
         """Freeze the agent's processes; the cgroup freezer can fail while a process is exiting, so retry."""
