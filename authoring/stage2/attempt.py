@@ -17,6 +17,7 @@ from authoring.blueprint import Blueprint
 from authoring.pairs.format import PAIR_FILE, rehash
 from authoring.pairs.render import render_scaffold
 from authoring.project import Project
+from authoring.redteam.stage2 import red_team_check
 from authoring.sandbox.base_image import BASE_IMAGE
 from authoring.sandbox.session import Sandbox
 from authoring.stage2.agent import RepairingAgent, agent_templates, native_model_settings
@@ -114,6 +115,9 @@ def run_attempt(client: docker.DockerClient, project: Project, blueprint: Bluepr
                 checked = time.monotonic()
                 folder = collect_round(sandbox, container_pair, paths, number)
                 check = check_pair(client, folder, base_image=config.base_image, workers=config.validate_workers)
+                check = red_team_check(client, folder, check, config.model, templates=project.templates,
+                                       records=paths.folder / "redteam", base_image=config.base_image,
+                                       workers=config.validate_workers)
                 paths.round_check(number).write_text(json.dumps(dataclasses.asdict(check), indent=2), encoding="utf-8")
                 status = exit_info.get("exit_status", "")
                 result.rounds.append(round_record(number, status, check, time.monotonic() - checked))
