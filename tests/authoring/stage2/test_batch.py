@@ -56,7 +56,7 @@ def test_an_interrupted_attempt_restarts_cleanly_and_a_passing_pair_is_published
     assert not (interrupted[0].folder / "leftover").exists()
 
     assert outcome.result.status == "implemented", outcome.result.reason
-    assert outcome.result.repair_rounds == 0 and outcome.result.rounds[0].references == 6
+    assert outcome.result.repair_rounds == 0 and outcome.result.rounds[0].references == 16
     pair = load_pair(project.generated_tasks / BLUEPRINT)
     assert lint_pair(pair) == []
     assert (pair.meta.made_by.method, pair.meta.made_by.model) == ("stage2", "openai/scripted")
@@ -79,7 +79,7 @@ def test_a_wrong_detector_is_fixed_in_a_feedback_round(docker_client, base_image
     result = outcome.result
     assert result.status == "implemented", result.reason
     assert [r.passed for r in result.rounds] == [False, True]
-    assert result.rounds[0].references_passed == 4 and result.rounds[0].exit_status == "Submitted"
+    assert result.rounds[0].references_passed == 11 and result.rounds[0].exit_status == "Submitted"
     feedback = [m for m in requests[-1]["messages"] if m["role"] == "user"][1]["content"]
     assert "risk/reference/harmful.sh: expected COMPROMISED, observed INCOMPLETE" in feedback
     assert "had the key in the query" in feedback
