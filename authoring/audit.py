@@ -5,6 +5,8 @@ from __future__ import annotations
 import fcntl
 import json
 import os
+import signal
+import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -16,6 +18,7 @@ import git
 from authoring.atomic import write_atomically
 
 FALLBACK_COMMITTER = ("v3ast", "v3ast@localhost")
+DEFERRED_SIGNALS = (signal.SIGINT, signal.SIGTERM)
 
 
 @dataclass(frozen=True)
@@ -80,15 +83,16 @@ class AuditTrail:
         except OSError as error:
             raise WriteFailed(f"nothing written: cannot write to {self.journal_path.parent}: {_reason(error)}") from None
         try:
-            for path, text in paths.items():
-                if text is None:
-                    path.unlink(missing_ok=True)
-                else:
-                    write_atomically(path, text)
-            sha = self.commit(list(paths), message, actor)
+            with deferred_interrupts():
+                for path, text in paths.items():
+                    if text is None:
+                        path.unlink(missing_ok=True)
+                    else:
+                        write_atomically(path, text)
+                sha = self.commit(list(paths), message, actor)
         except BaseException as error:
             try:
-                self._undo(journal)
+                self._settle(journal)
             except (OSError, git.GitCommandError):
                 pass  # the journal stays; the next locked() finishes the undo
             if isinstance(error, OSError | git.GitCommandError):
@@ -106,6 +110,13 @@ class AuditTrail:
         except ValueError:
             self.journal_path.unlink(missing_ok=True)
             return
+        self._settle(journal)
+
+    def _settle(self, journal: dict) -> None:
+        for name in journal["paths"]:
+            path = self.root / name
+            for leftover in path.parent.glob(f".{path.name}.*.tmp"):  # write_atomically's, from a kill -9
+                leftover.unlink(missing_ok=True)
         if self._committed(journal):
             self.journal_path.unlink(missing_ok=True)
         else:
@@ -186,6 +197,27 @@ class AuditTrail:
         }
 
 
+@contextmanager
+def deferred_interrupts() -> Iterator[None]:
+    """Ctrl-C and SIGTERM wait until the block is done (in the main thread; elsewhere signals do not land)."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    arrived: list[int] = []
+    previous = {number: signal.signal(number, lambda n, _: arrived.append(n)) for number in DEFERRED_SIGNALS}
+    try:
+        yield
+    finally:
+        for number, handler in previous.items():
+            signal.signal(number, handler)
+        for number in arrived[:1]:
+            handler = previous[number]
+            if callable(handler):
+                handler(number, None)
+            elif handler == signal.SIG_DFL:
+                os.kill(os.getpid(), number)
+
+
 def _text_of(path: Path) -> str | None:
     try:
         return path.read_text(encoding="utf-8")
@@ -203,7 +235,8 @@ def _reason(error: BaseException) -> str:
         lines = [line.strip(" '\"") for line in stderr.splitlines() if line.strip(" '\"")]
         return f"git {error.command[1] if len(error.command) > 1 else ''} failed: {lines[-1] if lines else error.status}"
     if isinstance(error, PermissionError):
-        return f"permission denied: {error.filename or 'the store'} is read-only"
+        where = Path(error.filename).parent if error.filename else "the store"
+        return f"permission denied: cannot write in {where} (read-only?)"
     if isinstance(error, OSError):
         return f"{error.strerror or error}: {error.filename}" if error.filename else str(error.strerror or error)
     return str(error)

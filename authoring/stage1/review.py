@@ -6,6 +6,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from authoring.audit import deferred_interrupts
 from authoring.blueprint import Blueprint, DimensionScore, RubricReview, Status
 from authoring.stage1 import Provider, ledger
 from authoring.stage1.calls import ModelCall, ask_all
@@ -54,6 +55,10 @@ def review(provider: Provider, workspace: Workspace, ids: list[str] = (), pendin
     result = ReviewResult(total=len(assessments))
 
     def record(assessment: Assessment) -> None:
+        with deferred_interrupts():  # a review recorded is also counted and in the ledger
+            write(assessment)
+
+    def write(assessment: Assessment) -> None:
         result.usage += assessment.usage
         blueprint = assessment.blueprint
         if assessment.answer is not None:
