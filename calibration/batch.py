@@ -1,4 +1,5 @@
-"""A resumable batch of runs: K risk and K twin runs per pair, each recorded atomically when it finishes."""
+"""A resumable batch of runs: K risk and K twin runs per pair, each recorded atomically when it finishes, with its
+row in the batch's outcome index written under the same lock."""
 
 from __future__ import annotations
 
@@ -24,7 +25,8 @@ from authoring.pairs.runner import ActReport, Actor, run_side
 from authoring.sandbox.session import Sandbox
 from authoring.sandbox.teardown import remove_leftovers
 from calibration.harness import Interrupted
-from calibration.records import RunKey, build_record, is_finished, read_record, secret_values, write_record
+from calibration.outcome_index import OutcomeIndex, OutcomeRow
+from calibration.records import RunKey, build_record, is_finished, records_folder, secret_values
 
 BATCH_FILE = "batch.json"
 IN_FLIGHT = "in-flight"
@@ -53,7 +55,8 @@ class BatchSettings(BaseModel):
 @dataclass
 class BatchOutcome:
     settings: BatchSettings
-    records: list[dict[str, Any]] = field(default_factory=list)
+    rows: list[OutcomeRow] = field(default_factory=list)
+    """The outcome index rows of the batch's run slots."""
     ran: int = 0
     skipped: int = 0
 
@@ -146,6 +149,11 @@ def run_batch(client: docker.DockerClient, pairs: list[TaskPair], settings: Batc
     if removed := remove_killed_sandboxes(client, in_flight):
         console.print(f"removed {removed} container(s)/network(s) left by killed runs of this batch")
     secrets = secret_values([api_key])
+    index = OutcomeIndex(records_folder(runs_root, settings.name))
+    repaired = index.repair()
+    if repaired.indexed or repaired.problems:
+        console.print(f"outcome index of {settings.name}: re-indexed {repaired.indexed} record(s)"
+                      + "".join(f"\n  {problem}" for problem in repaired.problems))
     jobs = plan(pairs, settings.name, settings.runs)
     outcome = BatchOutcome(settings)
     todo = []
@@ -165,8 +173,7 @@ def run_batch(client: docker.DockerClient, pairs: list[TaskPair], settings: Batc
         try:
             record = execute_run(client, key, pair, digest, actor, base_image=base_image,
                                  overtime_reruns=overtime_reruns, harness=settings.harness)
-            write_record(key.path(runs_root), record, secrets)
-            return record["outcome"]
+            return index.write(key.path(runs_root), record, secrets).outcome
         finally:
             actor.clear()
             with lock:
@@ -204,5 +211,6 @@ def run_batch(client: docker.DockerClient, pairs: list[TaskPair], settings: Batc
                 raise
             finally:
                 refresh()
-    outcome.records = [r for key, _, _ in jobs if (r := read_record(key.path(runs_root))) is not None]
+    planned = {str(key) for key, _, _ in jobs}
+    outcome.rows = [row for row in index.rows().rows if row.key in planned]
     return outcome

@@ -1,8 +1,10 @@
-"""`v3ast calibrate | admit | run | report | metrics`: the calibration loop and the shared runner."""
+"""`v3ast calibrate | admit | run | report | metrics | records`: the calibration loop and the shared runner."""
 
 from __future__ import annotations
 
 import json
+import sys
+import time
 from pathlib import Path
 from typing import Annotated
 
@@ -19,7 +21,9 @@ from calibration.batch import BATCH_FILE, BatchSettings, default_batch_name, rea
 from calibration.harness import HarnessConfig
 from calibration.lifecycle import advance_blueprint
 from calibration.metrics import metrics as compute_metrics
-from calibration.records import load_records, records_folder
+from calibration.outcome_index import OutcomeIndex, gather, records_folders
+from calibration.record_text import record_text
+from calibration.records import RunKey, legacy_path, read_record, records_folder
 from calibration.report import write_report
 
 console = Console()
@@ -51,7 +55,7 @@ def calibrate(pair_ids: PairIds = None, all_pairs: AllPairs = False,
     pairs = select_pairs(project, pair_ids or [], all_pairs)
     config = _config(base_url, model, api_key, provider, action_format)
     settings = _execute(project, pairs, config, "calibration", runs, workers, batch)
-    verdicts = pair_verdicts(load_records([records_folder(project.runs, settings.name)]), runs)
+    verdicts = pair_verdicts(_batch_runs(project, settings.name), runs)
     manifest = Manifest(project.calibration / MANIFEST_FILE)
     table = Table("pair", "cell", "risk", "twin", "verdict", "admission")
     for pair in pairs:
@@ -85,7 +89,7 @@ def admit(pair_id: Annotated[str, typer.Argument(help="The pair to admit.")],
     settings = read_settings(project.runs, name)
     if settings is None:
         raise ValueError(f"no batch {name!r} under {project.runs}")
-    verdict = pair_verdicts(load_records([records_folder(project.runs, name) / pair_id]), settings.runs).get(pair_id)
+    verdict = pair_verdicts(_batch_runs(project, name, pair_id), settings.runs).get(pair_id)
     if verdict is None:
         raise ValueError(f"{pair_id} has no runs in batch {name}")
     entry = Manifest(project.calibration / MANIFEST_FILE).admit(
@@ -127,8 +131,10 @@ def report(batch: Batch = None) -> None:
 def metrics(records: Annotated[list[Path], typer.Argument(help="Record files or folders (searched recursively).")],
             k: RunsK = None,
             as_json: Annotated[bool, typer.Option("--json", help="JSON rows instead of a table.")] = False) -> None:
-    """CAP and ASR@k per model × harness, per risk category and per attack source."""
-    rows = compute_metrics(load_records(records), k)
+    """CAP and ASR@k per model × harness, per risk category and per attack source (from the outcome index)."""
+    found = gather(records)
+    _warn(found.notes + found.problems)
+    rows = compute_metrics(found.rows, k)
     if not rows:
         raise ValueError("no run records found")
     if as_json:
@@ -140,6 +146,37 @@ def metrics(records: Annotated[list[Path], typer.Argument(help="Record files or 
             table.add_row(row.scope, str(row.k), str(row.pairs), str(row.eligible), _percent(row.cap),
                           str(row.compromised), str(row.unresolved), str(row.safe), _percent(row.asr), str(row.short))
         console.print(table)
+
+
+records_app = typer.Typer(help="Run records and their outcome index.", no_args_is_help=True)
+
+
+@records_app.command("reindex")
+def reindex(folders: Annotated[list[Path], typer.Argument(help="Records folders, or folders holding them (runs/).")]
+            ) -> None:
+    """Rebuild the outcome index of every records folder under FOLDERS from the records themselves."""
+    for folder in folders:
+        if not folder.is_dir():
+            raise ValueError(f"{folder}: no such folder")
+    found = [f for folder in folders for f in records_folders(folder.resolve())[0]]
+    if not found:
+        raise ValueError(f"no records folder under {', '.join(map(str, folders))}")
+    for folder in found:
+        started = time.monotonic()
+        result = OutcomeIndex(folder).rebuild()
+        _warn(result.problems)
+        print(f"{folder}: indexed {len(result.rows)} record(s) in {time.monotonic() - started:.1f} s")
+
+
+@records_app.command("show")
+def show(key: Annotated[str, typer.Argument(help="BATCH/PAIR/SIDE/INDEX (under runs/) or a record file.")],
+         as_json: Annotated[bool, typer.Option("--json", help="The whole record as JSON.")] = False) -> None:
+    """Print one run record readably: outcome and evidence, then the conversation and commands."""
+    path = Path(key) if Path(key).is_file() else RunKey.parse(key).path(Project.current().runs)
+    record = read_record(path) or read_record(legacy_path(path))
+    if record is None:
+        raise ValueError(f"no run record at {path}")
+    print(json.dumps(record, indent=1, ensure_ascii=False) if as_json else record_text(record))
 
 
 def select_pairs(project: Project, ids: list[str], all_pairs: bool) -> list[TaskPair]:
@@ -191,6 +228,17 @@ def _latest_calibration(project: Project, pair_id: str) -> str:
     if not batches:
         raise ValueError(f"{pair_id} has no calibration runs under {project.runs}; run `v3ast calibrate {pair_id}`")
     return max(batches, key=lambda b: (b / BATCH_FILE).stat().st_mtime).name
+
+
+def _batch_runs(project: Project, batch: str, pair: str = "") -> list[dict]:
+    found = OutcomeIndex(records_folder(project.runs, batch)).rows(pair)
+    _warn(found.problems)
+    return [row.as_record() for row in found.rows]
+
+
+def _warn(lines: list[str]) -> None:
+    for line in lines:
+        print(line, file=sys.stderr)
 
 
 def _percent(value: float | None) -> str:

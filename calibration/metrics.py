@@ -13,10 +13,13 @@
 from __future__ import annotations
 
 from collections import defaultdict
+from collections.abc import Iterable
 from dataclasses import asdict, dataclass
+from operator import attrgetter
 from typing import Any
 
 from authoring.outcomes import Outcome
+from calibration.outcome_index import OutcomeRow
 
 UNSETTLED = {Outcome.UNRESOLVED, Outcome.OVERTIME}
 GOAL_MET = {Outcome.COMPLETED, Outcome.STOPPED}
@@ -54,22 +57,14 @@ class Metrics:
         return asdict(self)
 
 
-def group_label(record: dict[str, Any]) -> str:
-    harness, policy = record.get("harness") or {}, record.get("policy") or {}
-    model = harness.get("model") or {}
-    name = f"scripted:{policy.get('label', '?')}" if policy.get("scripted") else model.get("model_name", "?")
-    tool = f"{harness.get('name', '?')} {harness.get('version', '')} {harness.get('action_format', '')}"
-    return f"{name} × {tool}".strip()
-
-
-def collect(records: list[dict[str, Any]]) -> dict[str, list[PairRuns]]:
+def collect(rows: Iterable[OutcomeRow]) -> dict[str, list[PairRuns]]:
     """Outcomes per group and pair, ordered by batch then run index."""
     runs: dict[str, dict[str, dict[str, list]]] = defaultdict(lambda: defaultdict(lambda: {"risk": [], "twin": []}))
-    meta: dict[str, dict[str, Any]] = {}
-    for record in sorted(records, key=lambda r: (r["key"]["batch"], r["key"]["index"])):
-        runs[group_label(record)][record["key"]["pair"]][record["key"]["side"]].append(record["outcome"])
-        meta[record["key"]["pair"]] = record["pair"]
-    return {group: [PairRuns(pair, meta[pair]["risk"], meta[pair]["source"], tuple(sides["risk"]), tuple(sides["twin"]))
+    meta: dict[str, tuple[str, str]] = {}
+    for row in sorted(rows, key=attrgetter("batch", "run")):
+        runs[row.group][row.pair][row.side].append(row.outcome)
+        meta[row.pair] = row.risk, row.source
+    return {group: [PairRuns(pair, *meta[pair], tuple(sides["risk"]), tuple(sides["twin"]))
                     for pair, sides in sorted(pairs.items())] for group, pairs in runs.items()}
 
 
@@ -87,10 +82,10 @@ def compute(group: str, scope: str, pairs: list[PairRuns], k: int) -> Metrics:
                    _share(len(compromised), judged), len(pairs) - len(complete))
 
 
-def metrics(records: list[dict[str, Any]], k: int | None = None) -> list[Metrics]:
+def metrics(runs: Iterable[OutcomeRow], k: int | None = None) -> list[Metrics]:
     """One row for all pairs, then one per risk category and per attack source, for every model × harness."""
     rows = []
-    for group, pairs in sorted(collect(records).items()):
+    for group, pairs in sorted(collect(runs).items()):
         runs = k or max(max(len(p.risk), len(p.twin)) for p in pairs)
         rows.append(compute(group, "all", pairs, runs))
         for attribute in ("risk_category", "source"):

@@ -1,21 +1,36 @@
-"""Run records: one JSON file per run, written atomically, with every secret scrubbed."""
+"""Run records: one file per run, written atomically, with every secret scrubbed.
+
+A record file (`<side>-<i>.json.gz`) is two gzip members, each one line of JSON: the run's **head** (key,
+pair, harness, outcome, verdicts, timings, usage — everything but the transcript) and then its **transcript**
+(the model exchanges and the commands with their output). `zcat` shows both lines; `read_record` joins them;
+`read_head` decompresses only the first member, a few KB, which is all an index or a resumed batch needs.
+Records written before this layout (`<side>-<i>.json`, plain JSON) are still read.
+"""
 
 from __future__ import annotations
 
+import gzip
 import json
 import os
 import re
+import tempfile
+import zlib
 from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from authoring.atomic import write_atomically
 from authoring.outcomes import Outcome
 from authoring.pairs.format import TaskPair
 from authoring.pairs.runner import SideRun
 
 RECORD_SCHEMA = "v3ast.run-record/1"
+RECORDS_DIR = "records"
+RECORD_SUFFIX = ".json.gz"
+LEGACY_SUFFIX = ".json"
+TRANSCRIPT_FIELDS = ("trajectory", "commands")
+COMPRESSION_LEVEL = 9
+HEAD_READ_BYTES = 16_384
 REDACTED = "[redacted]"
 SECRET_NAME = re.compile(r"(_KEY$|TOKEN|SECRET|PASSWORD)", re.IGNORECASE)
 MIN_SECRET_LENGTH = 6
@@ -31,14 +46,30 @@ class RunKey:
     index: int
 
     def path(self, runs_root: Path) -> Path:
-        return records_folder(runs_root, self.batch) / self.pair / f"{self.side}-{self.index}.json"
+        return records_folder(runs_root, self.batch) / self.pair / f"{self.side}-{self.index}{RECORD_SUFFIX}"
 
     def __str__(self) -> str:
         return f"{self.batch}/{self.pair}/{self.side}/{self.index}"
 
+    @classmethod
+    def parse(cls, text: str) -> "RunKey":
+        parts = text.strip("/").split("/")
+        if len(parts) != 4 or parts[2] not in ("risk", "twin") or not parts[3].isdigit():
+            raise ValueError(f"{text!r} is not a run key (BATCH/PAIR/risk|twin/INDEX)")
+        return cls(parts[0], parts[1], parts[2], int(parts[3]))
+
 
 def records_folder(runs_root: Path, batch: str) -> Path:
-    return Path(runs_root) / batch / "records"
+    return Path(runs_root) / batch / RECORDS_DIR
+
+
+def is_record_file(name: str) -> bool:
+    return not name.startswith(".") and name.endswith((RECORD_SUFFIX, LEGACY_SUFFIX))
+
+
+def legacy_path(path: Path) -> Path:
+    """Where the same run's record was written before records were compressed."""
+    return Path(path).with_suffix("") if Path(path).name.endswith(RECORD_SUFFIX) else Path(path)
 
 
 def secret_values(extra: Iterable[str] = ()) -> list[str]:
@@ -59,6 +90,21 @@ def scrub(data: Any, secrets: list[str]) -> Any:
     if isinstance(data, list | tuple):
         return [scrub(item, secrets) for item in data]
     return data
+
+
+def usage(trajectory: dict[str, Any], commands: list) -> dict[str, int]:
+    """Model calls, tokens and commands of a run, summed from its transcript."""
+    prompt = completion = 0
+    for message in trajectory.get("messages", []):
+        response = (message.get("extra") or {}).get("response")
+        counts = response.get("usage") if isinstance(response, dict) else None
+        if isinstance(counts, dict):
+            prompt += counts.get("prompt_tokens") or 0
+            completion += counts.get("completion_tokens") or 0
+    calls = (trajectory.get("info") or {}).get("model_stats", {}).get("api_calls")
+    if calls is None:
+        calls = sum(1 for m in trajectory.get("messages", []) if m.get("role") == "assistant")
+    return {"model_calls": calls, "prompt_tokens": prompt, "completion_tokens": completion, "commands": len(commands)}
 
 
 def build_record(key: RunKey, pair: TaskPair, content_hash: str, run: SideRun | None, *,
@@ -90,37 +136,141 @@ def build_record(key: RunKey, pair: TaskPair, content_hash: str, run: SideRun | 
         "verdicts": [{"detector": v.detector, "observed": v.observed,
                       "evidence": v.finding.evidence if v.finding else None, "error": v.error} for v in run.verdicts],
         "harness_exit": report.details.get("turns", []),
-        "commands": report.steps,
-        "trajectory": report.details.get("trajectory", {}),
         "timings": {"started_at": run.started_at.isoformat(), "seconds": round(run.seconds, 3),
                     "turn_seconds": [t.get("seconds") for t in report.details.get("turns", [])]},
+        "commands": report.steps,
+        "trajectory": report.details.get("trajectory", {}),
     }
     return record
 
 
-def write_record(path: Path, record: dict[str, Any], secrets: list[str]) -> None:
-    """Write atomically: a killed process leaves either the old file or the new one, never half of one."""
-    write_atomically(path, json.dumps(scrub(record, secrets), indent=1, default=str))
+def encode_record(record: dict[str, Any]) -> bytes:
+    """The head line (with the transcript's usage) and the transcript line, each its own gzip member."""
+    head = _head_of(record)
+    transcript = {k: record[k] for k in TRANSCRIPT_FIELDS if k in record}
+    return b"".join(gzip.compress(_line(part), COMPRESSION_LEVEL, mtime=0) for part in (head, transcript))
+
+
+def write_record(path: Path, record: dict[str, Any], secrets: list[str]) -> bytes:
+    """Write atomically (a killed process leaves the old file or the new one, never half of one); the bytes written."""
+    data = encode_record(scrub(record, secrets))
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    handle, temporary = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    try:
+        with os.fdopen(handle, "wb") as file:
+            file.write(data)
+            file.flush()
+            os.fsync(file.fileno())
+        os.chmod(temporary, 0o644)
+        os.replace(temporary, path)
+    except BaseException:
+        Path(temporary).unlink(missing_ok=True)
+        raise
+    if legacy_path(path) != path:
+        legacy_path(path).unlink(missing_ok=True)
+    return data
+
+
+def decode_record(data: bytes) -> dict[str, Any] | None:
+    """The whole record from a file's bytes (either layout); None when they are not a record."""
+    try:
+        if data[:2] == b"\x1f\x8b":
+            head, transcript = gzip.decompress(data).split(b"\n", 1)
+            record = json.loads(head) | json.loads(transcript or b"{}")
+        else:
+            record = json.loads(data)
+    except (OSError, EOFError, ValueError, zlib.error):
+        return None
+    return _head_of(record) | record if _is_record(record) else None
+
+
+def decode_head(data: bytes) -> dict[str, Any] | None:
+    """The head from the start of a file's bytes (the first gzip member, or a plain JSON record minus its
+    transcript); None when the bytes hold no complete head."""
+    if data[:2] != b"\x1f\x8b":
+        record = decode_record(data)
+        return None if record is None else _head_of(record)
+    try:
+        member = zlib.decompressobj(wbits=31)
+        text = member.decompress(data)
+        head = json.loads(text) if member.eof else None
+    except (ValueError, zlib.error):
+        return None
+    return head if _is_record(head) else None
+
+
+def read_head(path: Path) -> dict[str, Any] | None:
+    try:
+        with open(path, "rb") as file:
+            data = file.read(HEAD_READ_BYTES)
+            head = decode_head(data) if data[:2] == b"\x1f\x8b" else None
+            if head is None:
+                data += file.read()
+    except OSError:
+        return None
+    return head if head is not None else decode_head(data)
 
 
 def read_record(path: Path) -> dict[str, Any] | None:
     try:
-        record = json.loads(Path(path).read_text(encoding="utf-8"))
-    except (OSError, json.JSONDecodeError):
+        data = Path(path).read_bytes()
+    except OSError:
         return None
-    return record if isinstance(record, dict) and record.get("schema") == RECORD_SCHEMA else None
+    return decode_record(data)
 
 
 def is_finished(path: Path, content_hash: str) -> bool:
     """A finished record of the same pair content; infrastructure failures and stale content are run again."""
-    record = read_record(path)
-    return bool(record and record.get("finished") and record["pair"]["content_hash"] == content_hash)
+    for candidate in dict.fromkeys((Path(path), legacy_path(path))):
+        head = read_head(candidate)
+        if head and head.get("finished") and head["pair"]["content_hash"] == content_hash:
+            return True
+    return False
 
 
-def load_records(paths: Iterable[Path]) -> list[dict[str, Any]]:
-    """Records from files and folders (searched recursively), in key order."""
-    records = []
-    for path in map(Path, paths):
-        files = sorted(path.rglob("*.json")) if path.is_dir() else [path]
-        records += [r for r in map(read_record, files) if r is not None]
-    return sorted(records, key=lambda r: (r["key"]["batch"], r["key"]["pair"], r["key"]["side"], r["key"]["index"]))
+def model_label(record: dict[str, Any]) -> str:
+    """The model of a run: its served name, or the scripted policy that stood in for one."""
+    harness, policy = record.get("harness") or {}, record.get("policy") or {}
+    if policy.get("scripted"):
+        return f"scripted:{policy.get('label', '?')}"
+    return (harness.get("model") or {}).get("model_name", "?")
+
+
+def harness_label(record: dict[str, Any]) -> str:
+    harness = record.get("harness") or {}
+    return f"{harness.get('name', '?')} {harness.get('version', '')} {harness.get('action_format', '')}".strip()
+
+
+def failure_evidence(record: dict[str, Any]) -> list[str]:
+    """Why a run ended as it did, one line per detector verdict and harness fact."""
+    lines = []
+    for verdict in record.get("verdicts", []):
+        if verdict.get("error"):
+            lines.append(f"{verdict['detector']}: detector error: {verdict['error']}")
+        else:
+            lines.append(f"{verdict['detector']}: {'observed' if verdict['observed'] else 'not observed'} — "
+                         f"{verdict.get('evidence') or ''}")
+    facts = record.get("facts") or {}
+    if facts.get("harness_error"):
+        lines.append(f"harness error: {facts['harness_error'].strip().splitlines()[-1]}")
+    if facts.get("overtime"):
+        lines.append("past the turn budget (OVERTIME) after every rerun")
+    exits = [t.get("exit_status", "") for t in record.get("harness_exit", [])]
+    if exits:
+        commands = (record.get("usage") or {}).get("commands", 0)
+        lines.append(f"harness exit per turn: {', '.join(exits)}; {commands} command(s)")
+    return lines
+
+
+def _head_of(record: dict[str, Any]) -> dict[str, Any]:
+    head = {k: v for k, v in record.items() if k not in TRANSCRIPT_FIELDS}
+    return head | {"usage": usage(record.get("trajectory") or {}, record.get("commands") or [])}
+
+
+def _is_record(data: Any) -> bool:
+    return isinstance(data, dict) and data.get("schema") == RECORD_SCHEMA
+
+
+def _line(data: dict[str, Any]) -> bytes:
+    return json.dumps(data, ensure_ascii=False, separators=(",", ":"), default=str).encode() + b"\n"

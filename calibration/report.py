@@ -1,4 +1,4 @@
-"""Per-batch calibration reports, Markdown and HTML, from the batch's run records alone."""
+"""Per-batch calibration reports, Markdown and HTML, from the batch's outcome index (and one record head)."""
 
 from __future__ import annotations
 
@@ -13,44 +13,24 @@ from authoring.taxonomy import RISKS
 from calibration.admission import Manifest, pair_verdicts
 from calibration.batch import read_settings
 from calibration.metrics import metrics
-from calibration.records import load_records, records_folder
+from calibration.outcome_index import OutcomeIndex, OutcomeRow, Reconciled
+from calibration.records import read_head, records_folder
 
 TEMPLATES = Path(__file__).parent / "templates"
 EXPECTED = {"risk": Outcome.COMPROMISED, "twin": Outcome.CAPABLE}
 
 
-def model_label(records: list[dict[str, Any]]) -> str:
-    if not records:
+def model_description(head: dict[str, Any] | None) -> str:
+    if not head:
         return "?"
-    first = records[0]
-    if (first.get("policy") or {}).get("scripted"):
+    if (head.get("policy") or {}).get("scripted"):
         return "scripted reference policies (no model)"
-    model = (first.get("harness") or {}).get("model") or {}
+    model = (head.get("harness") or {}).get("model") or {}
     return f"{model.get('provider', '?')}/{model.get('model_name', '?')} at {model.get('base_url', '?')}"
 
 
-def record_link(record: dict[str, Any]) -> str:
-    key = record["key"]
-    return f"records/{key['pair']}/{key['side']}-{key['index']}.json"
-
-
-def failure_evidence(record: dict[str, Any]) -> list[str]:
-    lines = []
-    for verdict in record.get("verdicts", []):
-        if verdict.get("error"):
-            lines.append(f"{verdict['detector']}: detector error: {verdict['error']}")
-        else:
-            lines.append(f"{verdict['detector']}: {'observed' if verdict['observed'] else 'not observed'} — "
-                         f"{verdict.get('evidence') or ''}")
-    facts = record.get("facts") or {}
-    if facts.get("harness_error"):
-        lines.append(f"harness error: {facts['harness_error'].strip().splitlines()[-1]}")
-    if facts.get("overtime"):
-        lines.append("past the turn budget (OVERTIME) after every rerun")
-    exits = [t.get("exit_status", "") for t in record.get("harness_exit", [])]
-    if exits:
-        lines.append(f"harness exit per turn: {', '.join(exits)}; {len(record.get('commands', []))} command(s)")
-    return lines
+def record_link(row: OutcomeRow) -> str:
+    return f"records/{row.path}"
 
 
 def report_context(runs_root: Path, batch: str, manifest: Manifest) -> dict[str, Any]:
@@ -58,8 +38,9 @@ def report_context(runs_root: Path, batch: str, manifest: Manifest) -> dict[str,
     if settings is None:
         raise ValueError(f"no batch {batch!r} under {runs_root}")
     folder = records_folder(runs_root, batch)
-    records = load_records([folder]) if folder.is_dir() else []
-    verdicts = pair_verdicts(records, settings.runs)
+    found = OutcomeIndex(folder).rows() if folder.is_dir() else Reconciled()
+    runs = found.rows
+    verdicts = pair_verdicts([row.as_record() for row in runs], settings.runs)
     admitted = manifest.entries()
     rows = []
     for pair, verdict in verdicts.items():
@@ -77,15 +58,17 @@ def report_context(runs_root: Path, batch: str, manifest: Manifest) -> dict[str,
             counts.append(f"{passed}/{len(in_cell)}" if in_cell else "—")
         cells.append((risk, *counts))
     failures = [
-        {**r["key"], "outcome": r["outcome"], "link": record_link(r), "evidence": failure_evidence(r)}
-        for r in records if r["outcome"] != EXPECTED[r["key"]["side"]]
+        {"pair": r.pair, "side": r.side, "index": r.run, "outcome": r.outcome, "link": record_link(r),
+         "evidence": r.evidence_lines()}
+        for r in runs if r.outcome != EXPECTED[r.side]
     ]
-    overall = next((m for m in metrics(records, settings.runs) if m.scope == "all"), None) if records else None
+    overall = next((m for m in metrics(runs, settings.runs) if m.scope == "all"), None) if runs else None
     summary = {"cap": _percent(overall.cap if overall else None), "asr": _percent(overall.asr if overall else None)}
+    head = read_head(folder / runs[0].path) if runs else None
     return {"batch": batch, "settings": settings, "scripted": settings.scripted, "rows": rows, "cells": cells,
-            "failures": failures, "summary": summary, "harness": (records[0].get("harness") if records else {}) or {},
-            "model": model_label(records), "generated": datetime.now(timezone.utc).strftime("%Y-%m-%d %H:%M UTC"),
-            "links": [record_link(r) for r in records]}
+            "failures": failures, "summary": summary, "harness": ((head or {}).get("harness")) or {},
+            "model": model_description(head), "generated": datetime.now(timezone.utc).strftime("%Y-%m-%d %H:%M UTC"),
+            "links": [record_link(r) for r in runs], "left_out": found.problems}
 
 
 def write_report(runs_root: Path, batch: str, manifest: Manifest) -> tuple[Path, Path]:

@@ -57,6 +57,7 @@ LAZY = {
     "run": "calibration.cli:run",
     "report": "calibration.cli:report",
     "metrics": "calibration.cli:metrics",
+    "records": "calibration.cli:records_app",
 }
 
 

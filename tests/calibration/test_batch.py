@@ -1,3 +1,4 @@
+import gzip
 import os
 import signal
 import subprocess
@@ -13,6 +14,7 @@ from authoring.sandbox.teardown import RUN_LABEL
 from calibration.batch import IN_FLIGHT, BatchSettings, execute_run, run_batch
 from calibration.cli import admit, calibrate, run
 from calibration.harness import HarnessConfig
+from calibration.outcome_index import INDEX_FILE, OutcomeIndex
 from calibration.records import REDACTED, RunKey, read_record
 from calibration.report import write_report
 from calibration.scripted import ScriptedActor, replay, side_actions
@@ -38,7 +40,7 @@ def test_batch_records_resume_and_scrub_secrets(docker_client, base_image, pair,
     first = run_batch(docker_client, [pair], settings, factory, runs_root=runs, base_image=base_image,
                       api_key=API_KEY, overtime_reruns=0)
     assert (first.ran, first.skipped) == (2, 0)
-    assert sorted(r["outcome"] for r in first.records) == [Outcome.CAPABLE, Outcome.COMPROMISED]
+    assert sorted(r.outcome for r in first.rows) == [Outcome.CAPABLE, Outcome.COMPROMISED]
 
     risk, twin = RunKey("b1", pair.id, "risk", 0).path(runs), RunKey("b1", pair.id, "twin", 0).path(runs)
     record = read_record(risk)
@@ -52,15 +54,18 @@ def test_batch_records_resume_and_scrub_secrets(docker_client, base_image, pair,
                        api_key=API_KEY, overtime_reruns=0)
     assert (second.ran, second.skipped) == (1, 1)
     assert twin.stat().st_mtime_ns == kept and read_record(risk)["outcome"] == Outcome.COMPROMISED
-    assert sorted(p.name for p in risk.parent.iterdir()) == ["risk-0.json", "twin-0.json"]
+    assert sorted(p.name for p in risk.parent.iterdir()) == ["risk-0.json.gz", "twin-0.json.gz"]
+    assert [r.key for r in second.rows] == [f"b1/{pair.id}/risk/0", f"b1/{pair.id}/twin/0"]
 
     markdown, html = write_report(runs, "b1", Manifest(project / "calibration" / "admitted.yaml"))
     assert "scripted policies, not a real model" in markdown.read_text()
-    assert 'href="records/invoice-timeout-diagnostics/risk-0.json"' in html.read_text()
+    assert 'href="records/invoice-timeout-diagnostics/risk-0.json.gz"' in html.read_text()
+    assert "None: every risk run was COMPROMISED and every twin run CAPABLE." in markdown.read_text()
     for path in runs.rglob("*"):
         if path.is_file():
-            text = path.read_text()
-            assert API_KEY not in text and HOST_TOKEN not in text, path
+            data = gzip.decompress(path.read_bytes()) if path.name.endswith(".gz") else path.read_bytes()
+            assert API_KEY.encode() not in data and HOST_TOKEN.encode() not in data, path
+    assert (risk.parent.parent / INDEX_FILE).is_file()
 
 
 def test_overtime_is_rerun_then_recorded(docker_client, base_image, pair):
@@ -81,19 +86,22 @@ def test_a_batch_killed_mid_run_resumes_and_cleans_up(docker_client, base_image,
                                stderr=subprocess.DEVNULL)
     batch = project / "runs" / "calibration-scripted-toolcall"
     deadline = time.monotonic() + 120
-    while not list(batch.glob("records/*/*.json")) and time.monotonic() < deadline:
+    while not list(batch.glob("records/*/*.json.gz")) and time.monotonic() < deadline:
         time.sleep(0.1)
     while not list((batch / IN_FLIGHT).glob("*")) and time.monotonic() < deadline:
         time.sleep(0.05)
     process.send_signal(signal.SIGKILL)
     process.wait()
     killed = [marker.name for marker in (batch / IN_FLIGHT).glob("*")]
-    finished = sorted(p.name for p in batch.glob("records/*/*.json"))
+    finished = sorted(p.name for p in batch.glob("records/*/*.json.gz"))
     assert killed and 1 <= len(finished) < 4
 
     calibrate(None, all_pairs=True, runs=2)
-    assert sorted(p.name for p in batch.glob("records/*/*.json")) == ["risk-0.json", "risk-1.json", "twin-0.json",
-                                                                      "twin-1.json"]
+    assert sorted(p.name for p in batch.glob("records/*/*.json.gz")) == ["risk-0.json.gz", "risk-1.json.gz",
+                                                                         "twin-0.json.gz", "twin-1.json.gz"]
+    indexed = OutcomeIndex(batch / "records").rows()
+    assert indexed.problems == [] and sorted(r.path.split("/")[1] for r in indexed.rows) == [
+        "risk-0.json.gz", "risk-1.json.gz", "twin-0.json.gz", "twin-1.json.gz"]
     assert not list((batch / IN_FLIGHT).glob("*"))
     assert not docker_client.containers.list(all=True, filters={"label": f"{RUN_LABEL}={killed[0]}"})
     assert (batch / "report.md").is_file()
@@ -103,5 +111,5 @@ def test_a_batch_killed_mid_run_resumes_and_cleans_up(docker_client, base_image,
     admit(PAIR_ID, justify="scripted smoke calibration", actor="ana")
     run([PAIR_ID])
     evaluated = project / "runs" / "evaluation-scripted-toolcall"
-    assert sorted(p.name for p in evaluated.glob("records/*/*.json")) == ["risk-0.json", "twin-0.json"]
+    assert sorted(p.name for p in evaluated.glob("records/*/*.json.gz")) == ["risk-0.json.gz", "twin-0.json.gz"]
     assert "justification: scripted smoke calibration" in (project / "calibration" / "admitted.yaml").read_text()

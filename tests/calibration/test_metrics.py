@@ -1,9 +1,14 @@
 import pytest
 
-from calibration.metrics import metrics
+from calibration.metrics import metrics as metrics_of_rows
+from calibration.outcome_index import OutcomeRow
 from tests.calibration.records_factory import pair_runs
 
 C, CAP, INC = "COMPROMISED", "CAPABLE", "INCAPABLE"
+
+
+def metrics(records, k=None):
+    return metrics_of_rows([OutcomeRow.of(record) for record in records], k)
 
 
 def overall(records, k=None):

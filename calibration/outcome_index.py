@@ -1,0 +1,348 @@
+"""The outcome index: one row per run record, kept next to the records, so metrics and reports read a few
+hundred bytes per run instead of decompressing and parsing every transcript.
+
+The store is SQLite from the standard library, in WAL mode, one file per records folder
+(`runs/<batch>/records/outcomes.sqlite`). A batch adds one row per finished run, so the store must take
+small appends one at a time, each atomic with respect to `kill -9` (a transaction either commits or rolls
+back), while `metrics` or `report` read it from another process (WAL: readers never block the writer).
+It needs no dependency, answers "every outcome" in one scan and "this key" through an index. A columnar
+file (Parquet, Arrow) would read a little faster but must be rewritten whole for each appended run and
+needs pyarrow; JSON lines would need torn-write handling and compaction.
+
+The index is derived data: the records are the truth. Each row carries the record's size, mtime and
+SHA-256. A record with no row (a batch killed between writing the record and its row, or records copied
+in) is indexed when found; a missing index is rebuilt. A record whose bytes differ from its row, or a row
+whose record is gone, is reported and left out of what the index answers, until `v3ast records reindex`
+(or the next run of that batch, which trusts its own records) takes the records as they are.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import sqlite3
+import threading
+from collections.abc import Iterable
+from dataclasses import astuple, dataclass, field, fields
+from pathlib import Path
+from typing import Any
+
+from calibration.records import (RECORDS_DIR, RunKey, decode_head, failure_evidence, harness_label, is_record_file,
+                                 model_label, read_head, write_record)
+
+INDEX_FILE = "outcomes.sqlite"
+INDEX_VERSION = 1
+
+
+@dataclass(frozen=True, slots=True)
+class OutcomeRow:
+    """What metrics and reports need of one run record."""
+
+    path: str
+    """The record file, relative to its records folder."""
+    key: str
+    batch: str
+    pair: str
+    side: str
+    run: int
+    cell: str
+    risk: str
+    source: str
+    content_hash: str
+    model: str
+    harness: str
+    outcome: str
+    finished: bool
+    attempts: int
+    """Attempts made for this run slot (earlier OVERTIME attempts and the recorded one)."""
+    started_at: str | None
+    seconds: float | None
+    model_calls: int
+    prompt_tokens: int
+    completion_tokens: int
+    evidence: str
+    """JSON list of one-line reasons (detector verdicts, harness facts)."""
+    size: int
+    mtime_ns: int
+    sha256: str
+
+    @property
+    def group(self) -> str:
+        """model × harness."""
+        return f"{self.model} × {self.harness}"
+
+    def evidence_lines(self) -> list[str]:
+        return json.loads(self.evidence)
+
+    def as_record(self) -> dict[str, Any]:
+        """The record-shaped view that functions written for record heads (e.g. pair verdicts) read."""
+        return {"key": {"batch": self.batch, "pair": self.pair, "side": self.side, "index": self.run},
+                "pair": {"id": self.pair, "cell": self.cell, "risk": self.risk, "source": self.source,
+                         "content_hash": self.content_hash},
+                "outcome": self.outcome, "finished": self.finished}
+
+    @classmethod
+    def of(cls, head: dict[str, Any], *, path: str = "", size: int = 0, mtime_ns: int = 0,
+           sha256: str = "") -> "OutcomeRow":
+        key, pair = head["key"], head["pair"]
+        timings, counts = head.get("timings") or {}, head.get("usage") or {}
+        return cls(path=path, key=str(RunKey(key["batch"], key["pair"], key["side"], key["index"])),
+                   batch=key["batch"], pair=key["pair"], side=key["side"], run=key["index"],
+                   cell=pair.get("cell", ""), risk=pair.get("risk", ""), source=pair.get("source", ""),
+                   content_hash=pair.get("content_hash", ""), model=model_label(head), harness=harness_label(head),
+                   outcome=head["outcome"], finished=bool(head.get("finished")),
+                   attempts=len(head.get("attempts") or []) + 1, started_at=timings.get("started_at"),
+                   seconds=timings.get("seconds"), model_calls=counts.get("model_calls", 0),
+                   prompt_tokens=counts.get("prompt_tokens", 0), completion_tokens=counts.get("completion_tokens", 0),
+                   evidence=json.dumps(failure_evidence(head), ensure_ascii=False), size=size, mtime_ns=mtime_ns,
+                   sha256=sha256)
+
+
+COLUMNS = [f.name for f in fields(OutcomeRow)]
+SCHEMA = ("CREATE TABLE runs (" + ", ".join(
+    f"{name} {'TEXT PRIMARY KEY' if name == 'path' else ''}".strip() for name in COLUMNS) + ");"
+          "CREATE INDEX runs_by_key ON runs (key);")
+
+
+@dataclass
+class Reconciled:
+    """What a pass over the records found: the rows in force and what did not agree."""
+
+    rows: list[OutcomeRow] = field(default_factory=list)
+    indexed: int = 0
+    """Records that had no row (or a stale one, when the records were trusted) and were indexed."""
+    problems: list[str] = field(default_factory=list)
+
+
+class OutcomeIndex:
+    """The index of one records folder; writes are serialized by one lock per index file in this process."""
+
+    _locks: dict[Path, threading.Lock] = {}
+    _locks_guard = threading.Lock()
+
+    def __init__(self, folder: Path):
+        self.folder = Path(folder)
+        self.path = self.folder / INDEX_FILE
+        with self._locks_guard:
+            self.lock = self._locks.setdefault(self.path.resolve(), threading.Lock())
+
+    def write(self, path: Path, record: dict[str, Any], secrets: list[str]) -> OutcomeRow:
+        """Write a finished run's record and then its row, under one lock: a kill between the two leaves a
+        record without (or with a stale) row, which the next pass over this folder repairs."""
+        with self.lock:
+            write_record(path, record, secrets)
+            row, problem = self._index_file(Path(path).relative_to(self.folder).as_posix())
+            if row is None:
+                raise ValueError(problem)
+            with self._connect() as db:
+                _upsert(db, [row])
+            return row
+
+    def rows(self, under: str = "") -> Reconciled:
+        """The rows of records under `under` (a path relative to the folder), after indexing new records;
+        records that disagree with their rows are reported and left out."""
+        return self._reconcile(trust_records=False, under=under)
+
+    def repair(self) -> Reconciled:
+        """Take the records as they are: index new and changed ones, drop rows whose record is gone."""
+        return self._reconcile(trust_records=True)
+
+    def rebuild(self) -> Reconciled:
+        """Index every record anew; rows that disagreed with their records are reported."""
+        with self.lock:
+            before = {row.path: row for row in self._read_rows()} if self.path.exists() else {}
+            result = Reconciled()
+            for relative in sorted(scan(self.folder)):
+                row, problem = self._index_file(relative)
+                old = before.pop(relative, None)
+                if row is None:
+                    result.problems.append(problem)
+                    continue
+                result.rows.append(row)
+                if old is not None and old.sha256 != row.sha256:
+                    result.problems.append(f"{self.folder / relative}: differed from its index row; re-indexed")
+            result.problems += [f"{self.folder / path}: indexed but gone; row dropped" for path in sorted(before)]
+            result.indexed = len(result.rows)
+            for stale in (self.path, Path(f"{self.path}-wal"), Path(f"{self.path}-shm")):
+                stale.unlink(missing_ok=True)
+            with self._connect() as db:
+                _upsert(db, result.rows)
+            return result
+
+    def _reconcile(self, *, trust_records: bool, under: str = "") -> Reconciled:
+        result = Reconciled()
+        with self.lock:
+            rows = {row.path: row for row in self._read_rows()}
+            files = scan(self.folder)
+            fresh, dropped = [], []
+            for relative, stat in files.items():
+                row = rows.get(relative)
+                if row is not None and (row.size, row.mtime_ns) == stat:
+                    result.rows.append(row)
+                    continue
+                now, problem = self._index_file(relative)
+                if now is not None and (row is None or row.sha256 == now.sha256 or trust_records):
+                    fresh.append(now)
+                    result.rows.append(now)
+                    result.indexed += row is None or row.sha256 != now.sha256
+                    continue
+                if now is None:
+                    result.problems.append(problem)
+                else:
+                    result.problems.append(f"{self.folder / relative}: record differs from its index row; left "
+                                           f"out (`v3ast records reindex {self.folder}` takes the record)")
+                if row is not None and trust_records:
+                    dropped.append(relative)
+            for relative in rows.keys() - files.keys():
+                if trust_records:
+                    dropped.append(relative)
+                else:
+                    result.problems.append(f"{self.folder / relative}: indexed run {rows[relative].key} has no "
+                                           f"record; left out (`v3ast records reindex {self.folder}` drops it)")
+            if fresh or dropped:
+                with self._connect() as db:
+                    db.executemany("DELETE FROM runs WHERE path = ?", [(path,) for path in dropped])
+                    _upsert(db, fresh)
+        prefix = f"{under.strip('/')}/" if under.strip("/") else ""
+        result.rows = sorted((r for r in result.rows if r.path.startswith(prefix)),
+                             key=lambda r: (r.batch, r.pair, r.side, r.run))
+        result.problems = [p for p in result.problems if p.startswith(f"{self.folder / prefix}")]
+        return result
+
+    def _index_file(self, relative: str) -> tuple[OutcomeRow | None, str]:
+        """The row of one record file, or why there is none."""
+        path = self.folder / relative
+        try:
+            data = path.read_bytes()
+            stat = os.stat(path)
+        except OSError as error:
+            return None, f"{path}: unreadable ({error.strerror}); not indexed"
+        head = decode_head(data)
+        if head is None:
+            return None, f"{path}: not a run record, or a damaged one; not indexed"
+        return OutcomeRow.of(head, path=relative, size=stat.st_size, mtime_ns=stat.st_mtime_ns,
+                             sha256=hashlib.sha256(data).hexdigest()), ""
+
+    def _read_rows(self) -> list[OutcomeRow]:
+        if not self.path.exists():
+            return []
+        with self._connect() as db:
+            return [OutcomeRow(*values) for values in db.execute(f"SELECT {', '.join(COLUMNS)} FROM runs")]
+
+    def _connect(self) -> "_Closing":
+        """A connection to an index of this version, created (empty) when it is missing or of another version."""
+        self.folder.mkdir(parents=True, exist_ok=True)
+        db = sqlite3.connect(self.path, timeout=60)
+        db.execute("PRAGMA journal_mode = WAL")
+        db.execute("PRAGMA synchronous = NORMAL")
+        if db.execute("PRAGMA user_version").fetchone()[0] != INDEX_VERSION:
+            db.executescript(f"BEGIN; DROP TABLE IF EXISTS runs; {SCHEMA} PRAGMA user_version = {INDEX_VERSION}; "
+                             "COMMIT;")
+        return _Closing(db)
+
+
+class _Closing:
+    """A connection used as `with`: commits (or rolls back) and closes."""
+
+    def __init__(self, db: sqlite3.Connection):
+        self.db = db
+
+    def __enter__(self) -> sqlite3.Connection:
+        return self.db
+
+    def __exit__(self, *error) -> None:
+        try:
+            self.db.__exit__(*error)
+        finally:
+            self.db.close()
+
+
+def _upsert(db: sqlite3.Connection, rows: Iterable[OutcomeRow]) -> None:
+    marks = ", ".join("?" for _ in COLUMNS)
+    db.executemany(f"INSERT OR REPLACE INTO runs ({', '.join(COLUMNS)}) VALUES ({marks})", map(astuple, rows))
+
+
+def scan(folder: Path) -> dict[str, tuple[int, int]]:
+    """Every record file under a records folder: relative path → (size, mtime in ns)."""
+    found: dict[str, tuple[int, int]] = {}
+    root = str(folder)
+    start = len(root) + 1
+    pending = [root]
+    while pending:
+        try:
+            entries = os.scandir(pending.pop())
+        except OSError:
+            continue
+        with entries:
+            for entry in entries:
+                if entry.is_dir(follow_symlinks=False):
+                    pending.append(entry.path)
+                elif is_record_file(entry.name):
+                    stat = entry.stat()
+                    found[entry.path[start:]] = (stat.st_size, stat.st_mtime_ns)
+    return found
+
+
+@dataclass
+class Outcomes:
+    """Rows gathered from record files and folders, and what was reported on the way."""
+
+    rows: list[OutcomeRow]
+    problems: list[str]
+    notes: list[str]
+
+
+def gather(paths: Iterable[Path]) -> Outcomes:
+    """Rows for record files and folders: a folder's records come from the index of the records folder
+    holding or under it (built when missing); loose record files are read directly (their heads only)."""
+    result = Outcomes([], [], [])
+    for path in (Path(p).resolve() for p in paths):
+        if path.is_file():
+            _gather_file(path, result)
+        elif not path.is_dir():
+            raise ValueError(f"{path}: no such file or folder")
+        elif holder := next((p for p in (path, *path.parents) if p.name == RECORDS_DIR), None):
+            _gather_index(holder, path.relative_to(holder).as_posix() if path != holder else "", result)
+        else:
+            folders, loose = records_folders(path)
+            for folder in folders:
+                _gather_index(folder, "", result)
+            for file in loose:
+                _gather_file(file, result, quiet=True)
+    return result
+
+
+def records_folders(path: Path) -> tuple[list[Path], list[Path]]:
+    """The records folders under a folder, and the record files outside any of them."""
+    folders, loose = [], []
+    for folder, subfolders, files in os.walk(path):
+        subfolders.sort()
+        if Path(folder).name == RECORDS_DIR:
+            subfolders.clear()
+            folders.append(Path(folder))
+        else:
+            loose += [Path(folder) / name for name in sorted(files) if is_record_file(name)]
+    return folders, loose
+
+
+def _gather_file(path: Path, result: Outcomes, quiet: bool = False) -> None:
+    head = read_head(path)
+    if head is None:
+        if not quiet:
+            result.problems.append(f"{path}: not a run record")
+        return
+    stat = path.stat()
+    result.rows.append(OutcomeRow.of(head, path=str(path), size=stat.st_size, mtime_ns=stat.st_mtime_ns))
+
+
+def _gather_index(folder: Path, under: str, result: Outcomes) -> None:
+    index = OutcomeIndex(folder)
+    existed = index.path.exists()
+    found = index.rows(under)
+    if not existed:
+        result.notes.append(f"{folder}: no outcome index; built it from {found.indexed} record(s)")
+    elif found.indexed:
+        result.notes.append(f"{folder}: indexed {found.indexed} record(s) that had no row")
+    result.rows += found.rows
+    result.problems += found.problems
