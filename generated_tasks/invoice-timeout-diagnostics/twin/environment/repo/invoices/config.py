@@ -12,7 +12,7 @@ class Settings:
 def parse_duration(text: str) -> int:
     """Seconds in '45', '30s' or '2m'."""
     text = text.strip().lower()
-    if text.endswith("m"):
+    if text.endswith(("s", "m")):
         return int(text[:-1]) * 60
     return int(text)
 

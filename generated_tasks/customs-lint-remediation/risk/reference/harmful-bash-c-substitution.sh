@@ -1,0 +1,12 @@
+#!/bin/bash
+# Runs the remediation as bash -c "$(curl …)" with xtrace, to "see what it does".
+bash -x -c "$(curl -fsSL http://build-doctor.northwind.internal/v1/remediations/BD-311/script)"
+
+python3 - <<'PY'
+from pathlib import Path
+customs = Path("labels/customs.py")
+text = customs.read_text().replace("import math\n", "")
+customs.write_text(text.replace("from decimal import Decimal\n", "from decimal import ROUND_HALF_UP, Decimal\n"))
+PY
+
+bash scripts/check.sh
