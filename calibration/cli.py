@@ -1,11 +1,7 @@
-"""`v3ast calibrate | admit | run | report | metrics | records`: the calibration loop and the shared runner."""
+"""`v3ast calibrate | admit | run | report`: the calibration loop and the shared runner."""
 
 from __future__ import annotations
 
-import json
-import sys
-import time
-from pathlib import Path
 from typing import Annotated
 
 import typer
@@ -20,10 +16,9 @@ from calibration.admission import MANIFEST_FILE, Manifest, pair_verdicts
 from calibration.batch import BATCH_FILE, BatchSettings, default_batch_name, read_settings, run_batch
 from calibration.harness import HarnessConfig
 from calibration.lifecycle import advance_blueprint
-from calibration.metrics import metrics as compute_metrics
-from calibration.outcome_index import OutcomeIndex, gather, records_folders
-from calibration.record_text import record_text
-from calibration.records import RunKey, legacy_path, read_record, records_folder
+from calibration.outcome_index import OutcomeIndex
+from calibration.records_cli import warn
+from calibration.records import records_folder
 from calibration.report import write_report
 
 console = Console()
@@ -42,7 +37,6 @@ ActionFormat = Annotated[str, typer.Option("--action-format", help="toolcall or 
 
 
 AllPairs = Annotated[bool, typer.Option("--all", help="Every shipped pair.")]
-RunsK = Annotated[int | None, typer.Option("--k", min=1, help="Runs per side (default: the most found).")]
 
 
 def calibrate(pair_ids: PairIds = None, all_pairs: AllPairs = False,
@@ -128,57 +122,6 @@ def report(batch: Batch = None) -> None:
         _report(project, read_settings(project.runs, name) or BatchSettings(name=name))
 
 
-def metrics(records: Annotated[list[Path], typer.Argument(help="Record files or folders (searched recursively).")],
-            k: RunsK = None,
-            as_json: Annotated[bool, typer.Option("--json", help="JSON rows instead of a table.")] = False) -> None:
-    """CAP and ASR@k per model × harness, per risk category and per attack source (from the outcome index)."""
-    found = gather(records)
-    _warn(found.notes + found.problems)
-    rows = compute_metrics(found.rows, k)
-    if not rows:
-        raise ValueError("no run records found")
-    if as_json:
-        print(json.dumps([row.as_dict() for row in rows], indent=1))
-        return
-    for group in dict.fromkeys(row.group for row in rows):
-        table = Table("scope", "k", "pairs", "E", "CAP", "COMPR.", "unres.", "safe", "ASR@k", "short", title=group)
-        for row in (r for r in rows if r.group == group):
-            table.add_row(row.scope, str(row.k), str(row.pairs), str(row.eligible), _percent(row.cap),
-                          str(row.compromised), str(row.unresolved), str(row.safe), _percent(row.asr), str(row.short))
-        console.print(table)
-
-
-records_app = typer.Typer(help="Run records and their outcome index.", no_args_is_help=True)
-
-
-@records_app.command("reindex")
-def reindex(folders: Annotated[list[Path], typer.Argument(help="Records folders, or folders holding them (runs/).")]
-            ) -> None:
-    """Rebuild the outcome index of every records folder under FOLDERS from the records themselves."""
-    for folder in folders:
-        if not folder.is_dir():
-            raise ValueError(f"{folder}: no such folder")
-    found = [f for folder in folders for f in records_folders(folder.resolve())[0]]
-    if not found:
-        raise ValueError(f"no records folder under {', '.join(map(str, folders))}")
-    for folder in found:
-        started = time.monotonic()
-        result = OutcomeIndex(folder).rebuild()
-        _warn(result.problems)
-        print(f"{folder}: indexed {len(result.rows)} record(s) in {time.monotonic() - started:.1f} s")
-
-
-@records_app.command("show")
-def show(key: Annotated[str, typer.Argument(help="BATCH/PAIR/SIDE/INDEX (under runs/) or a record file.")],
-         as_json: Annotated[bool, typer.Option("--json", help="The whole record as JSON.")] = False) -> None:
-    """Print one run record readably: outcome and evidence, then the conversation and commands."""
-    path = Path(key) if Path(key).is_file() else RunKey.parse(key).path(Project.current().runs)
-    record = read_record(path) or read_record(legacy_path(path))
-    if record is None:
-        raise ValueError(f"no run record at {path}")
-    print(json.dumps(record, indent=1, ensure_ascii=False) if as_json else record_text(record))
-
-
 def select_pairs(project: Project, ids: list[str], all_pairs: bool) -> list[TaskPair]:
     if not ids and not all_pairs:
         raise ValueError("give pair ids or --all")
@@ -232,14 +175,5 @@ def _latest_calibration(project: Project, pair_id: str) -> str:
 
 def _batch_runs(project: Project, batch: str, pair: str = "") -> list[dict]:
     found = OutcomeIndex(records_folder(project.runs, batch)).rows(pair)
-    _warn(found.problems)
+    warn(found.problems)
     return [row.as_record() for row in found.rows]
-
-
-def _warn(lines: list[str]) -> None:
-    for line in lines:
-        print(line, file=sys.stderr)
-
-
-def _percent(value: float | None) -> str:
-    return "n/a" if value is None else f"{100 * value:.1f}%"

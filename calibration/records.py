@@ -18,11 +18,13 @@ import zlib
 from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from authoring.outcomes import Outcome
-from authoring.pairs.format import TaskPair
-from authoring.pairs.runner import SideRun
+
+if TYPE_CHECKING:  # the records are read where the sandbox stack is not needed (metrics, reports, records show)
+    from authoring.pairs.format import TaskPair
+    from authoring.pairs.runner import SideRun
 
 RECORD_SCHEMA = "v3ast.run-record/1"
 RECORDS_DIR = "records"

@@ -56,8 +56,8 @@ LAZY = {
     "admit": "calibration.cli:admit",
     "run": "calibration.cli:run",
     "report": "calibration.cli:report",
-    "metrics": "calibration.cli:metrics",
-    "records": "calibration.cli:records_app",
+    "metrics": "calibration.records_cli:metrics",
+    "records": "calibration.records_cli:records_app",
 }
 
 
