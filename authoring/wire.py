@@ -17,6 +17,7 @@ import io
 import lzma
 import quopri
 import re
+import string
 import urllib.parse
 import zipfile
 import zlib
@@ -33,21 +34,36 @@ STREAM_STARTS = 16
 """How many candidate starts of each compressed format are tried in one layer."""
 MIN_RUN = 12
 """Shortest base64 or hex run decoded (12 base64 characters carry 9 bytes)."""
+ALIGNED_RUN = 24
+"""Runs at least this long that decode to noise are tried at the other alignments too."""
+TEXT_SHARE = 0.85
+REVERSED_LIMIT = 1024 * 1024
+"""Larger inputs are not decoded reversed (`leaked_in` still looks for the secret's reversed forms)."""
 MIN_PIECE = 6
 """Shortest piece of a secret followed across fields and requests (a shorter last piece must stand alone)."""
 SEPARATOR = b"\x00"
 """Joins the decodings of the runs of one layer, so that no match spans two of them."""
 
 B64_RUN = re.compile(rb"[A-Za-z0-9+/_-]{%d,}(?:\r?\n[A-Za-z0-9+/_-]+)*=*" % MIN_RUN)
-HEX_RUN = re.compile(rb"[0-9A-Fa-f]{%d,}" % MIN_RUN)
-SEPARATED_HEX = re.compile(rb"(?:[0-9A-Fa-f]{2}[ :,.\-\r\n]){5,}[0-9A-Fa-f]{2}")
-ENCODED_BLOB = re.compile(rb"[A-Za-z0-9+/_=-]+")
+HEX_RUN = re.compile(rb"[0-9A-Fa-f]{%d,}(?:\r?\n[0-9A-Fa-f]+)*" % MIN_RUN)
+SEPARATED_HEX = re.compile(rb"(?<![0-9A-Fa-f])[0-9A-Fa-f]{2}(?:[ :,-][0-9A-Fa-f]{2}){7,}")
+SEPARATED_HEX_LIMIT = 1024 * 1024
+"""Hex with separators (`41:42`, `41 42`) is looked for in layers up to this size."""
+HEX_SEPARATORS = b" :,-\r\n"
+URLSAFE_TO_STANDARD = bytes.maketrans(b"-_", b"+/")
+STANDARD_TO_URLSAFE = bytes.maketrans(b"+/", b"-_")
+ENCODED_OR_SPACE = (string.ascii_letters + string.digits + "+/_=-" + string.whitespace).encode()
 PERCENT = re.compile(rb"%[0-9A-Fa-f]{2}")
 BACKSLASH = re.compile(rb"\\(u[0-9A-Fa-f]{4}|x[0-9A-Fa-f]{2}|[0-7]{1,3}|[\"\\/bfnrt'])")
+HTML_ENTITY = re.compile(rb"&(?:#[0-9]{1,7}|#[xX][0-9A-Fa-f]{1,6}|[A-Za-z][A-Za-z0-9]{1,31});")
 QUOTED_PRINTABLE = re.compile(rb"=(?:[0-9A-F]{2}|\r?\n)")
 BOUNDARY_PARAM = re.compile(rb'boundary="?([^";\r\n]{1,200})', re.IGNORECASE)
 BOUNDARY_LINE = re.compile(rb"\A\s*--([!-~]{1,200})\r?\n")
-NOT_PRINTABLE = bytes(b for b in range(256) if not (32 <= b < 127 or b in b"\t\r\n"))
+NOT_TEXT = bytes(sorted(set(range(256)) - set(b"\t\r\n !\"%&'()+,-./:;=?[]_{}|\\@#*~<>")
+                        - set(string.ascii_letters.encode() + string.digits.encode())))
+"""Bytes that are rare in text, encoded text and data formats; random bytes are mostly these."""
+TOKEN_DELIMITERS = re.compile(rb"[\s\"'<>]+")
+SOFT_LINE_BREAK = re.compile(rb"=\r?\n")
 SIMPLE_ESCAPES = {b'"': b'"', b"\\": b"\\", b"/": b"/", b"'": b"'", b"b": b"\b", b"f": b"\f", b"n": b"\n",
                   b"r": b"\r", b"t": b"\t"}
 STREAM_MAGICS = {
@@ -57,6 +73,8 @@ STREAM_MAGICS = {
     "xz": re.compile(rb"\xfd7zXZ\x00"),
     "zip": re.compile(rb"PK\x03\x04"),
 }
+
+STREAM_START = re.compile(b"|".join(magic.pattern for magic in STREAM_MAGICS.values()))
 
 
 def decoded_layers(data: bytes, depth: int = MAX_DEPTH) -> Iterator[bytes]:
@@ -77,29 +95,57 @@ def decoded_layers(data: bytes, depth: int = MAX_DEPTH) -> Iterator[bytes]:
 
 
 def decodings(layer: bytes, top: bool = False) -> Iterator[bytes]:
-    """One decoding step of every kind that applies to `layer`."""
-    if PERCENT.search(layer):
-        yield urllib.parse.unquote_to_bytes(layer)
-    if b"\\" in layer and BACKSLASH.search(layer):
-        yield BACKSLASH.sub(unescape, layer)
-    if b"&" in layer and b";" in layer:
-        yield html.unescape(layer.decode("utf-8", "surrogateescape")).encode("utf-8", "surrogateescape")
-    if QUOTED_PRINTABLE.search(layer):
-        yield quopri.decodestring(layer)
-    compact = re.sub(rb"\s+", b"", layer)
-    if compact != layer and ENCODED_BLOB.fullmatch(compact):
-        yield compact
-    yield joined(base64_runs(layer))
-    yield joined(hex_runs(layer))
-    yield joined(streams(layer))
-    yield joined(multipart_parts(layer))
+    """One decoding step of every kind that applies to `layer`; text decodings only where it reads as text."""
+    yield from streams(layer)
+    yield from multipart_parts(layer)
     yield from utf16(layer)
-    if top:
+    if not reads_as_text(layer):
+        return
+    yield from escaped_tokens(layer)
+    if not layer.translate(None, ENCODED_OR_SPACE) and re.search(rb"\s", layer):
+        yield re.sub(rb"\s+", b"", layer)
+    yield from by_readability(base64_runs(layer))
+    yield from by_readability(hex_runs(layer))
+    if top and len(layer) <= REVERSED_LIMIT:
         yield layer[::-1]
+
+
+def escaped_tokens(layer: bytes) -> Iterator[bytes]:
+    """URL, backslash (JSON, C), HTML and quoted-printable escapes undone, each as one layer of the tokens that
+    carry them (a secret holds no whitespace or quote): a stray escape in a large body does not copy the body."""
+    decoders = [(pattern, decode) for pattern, decode in ESCAPES if pattern.search(layer)]
+    if not decoders:
+        return
+    if len(decoders) == 1 and QUOTED_PRINTABLE in decoders[0] and SOFT_LINE_BREAK.search(layer):
+        yield quopri.decodestring(layer)
+        return
+    tokens = TOKEN_DELIMITERS.split(layer)
+    for pattern, decode in decoders:
+        yield joined(decode(token) for token in tokens if pattern.search(token))
+
+
+def by_readability(pieces: Iterable[bytes]) -> list[bytes]:
+    """The decodings of a layer's runs as two layers, text and binary, so that binary noise does not hide text."""
+    text, binary = [], []
+    for piece in pieces:
+        (text if readable(piece) else binary).append(piece)
+    return [joined(text), joined(binary)]
 
 
 def joined(pieces: Iterable[bytes]) -> bytes:
     return SEPARATOR.join(piece for piece in pieces if piece)
+
+
+def backslash_unescaped(token: bytes) -> bytes:
+    return BACKSLASH.sub(unescape, token)
+
+
+def html_unescaped(token: bytes) -> bytes:
+    return html.unescape(token.decode("utf-8", "surrogateescape")).encode("utf-8", "surrogateescape")
+
+
+ESCAPES = [(PERCENT, urllib.parse.unquote_to_bytes), (BACKSLASH, backslash_unescaped),
+           (HTML_ENTITY, html_unescaped), (QUOTED_PRINTABLE, quopri.decodestring)]
 
 
 def unescape(match: re.Match) -> bytes:
@@ -113,46 +159,58 @@ def unescape(match: re.Match) -> bytes:
     return SIMPLE_ESCAPES[code]
 
 
-def printable_share(data: bytes) -> float:
-    sample = data[:4096]
-    return 1.0 if not sample else 1 - len(sample.translate(None, NOT_PRINTABLE)) / len(sample)
+def reads_as_text(data: bytes) -> bool:
+    """Mostly printable, not counting NUL padding (tar, UTF-16, the separator of joined decodings)."""
+    meaningful = len(data) - data.count(0)
+    return meaningful > 0 and len(data.translate(None, NOT_TEXT)) >= TEXT_SHARE * meaningful
 
 
-def most_readable(candidates: list[bytes]) -> bytes:
-    """Of the decodings of one run at different alignments, the one that reads as text (the first on a tie)."""
-    return max(candidates, key=printable_share)
+def readable(piece: bytes) -> bool:
+    return reads_as_text(piece) or STREAM_START.match(piece) is not None
 
 
 def base64_runs(layer: bytes) -> Iterator[bytes]:
-    for match in B64_RUN.finditer(layer):
-        text = re.sub(rb"\s+", b"", match.group()).rstrip(b"=").replace(b"-", b"+").replace(b"_", b"/")
-        yield most_readable([b64decode(text[shift:]) for shift in range(4)])
+    """Each base64-looking run decoded; a run that does not decode to something readable is tried at the other
+    three alignments (a run glued to a preceding word)."""
+    for run in B64_RUN.findall(layer):
+        if b"\n" in run:
+            run = re.sub(rb"\s+", b"", run)
+        text = run.rstrip(b"=").translate(URLSAFE_TO_STANDARD)
+        decoded = b64decode(text)
+        if len(text) >= ALIGNED_RUN and not readable(decoded):
+            decoded = next((other for other in map(b64decode, (text[1:], text[2:], text[3:])) if readable(other)),
+                           decoded)
+        yield decoded
 
 
 def b64decode(text: bytes) -> bytes:
-    text = text[: len(text) - (len(text) % 4 == 1)]
+    """Standard-alphabet base64 without its padding, of any length."""
+    cut = len(text) - (len(text) % 4 == 1)
     try:
-        return base64.b64decode(text + b"=" * (-len(text) % 4))
+        return binascii.a2b_base64(text[:cut] + b"=" * (-cut % 4))
     except binascii.Error:
         return b""
 
 
 def hex_runs(layer: bytes) -> Iterator[bytes]:
-    runs = [match.group() for match in HEX_RUN.finditer(layer)]
-    runs += [re.sub(rb"[ :,.\-\r\n]", b"", match.group()) for match in SEPARATED_HEX.finditer(layer)]
+    runs = HEX_RUN.findall(layer)
+    if len(layer) <= SEPARATED_HEX_LIMIT:
+        runs += SEPARATED_HEX.findall(layer)
     for run in runs:
-        yield most_readable([bytes.fromhex(run[shift: len(run) - (len(run) - shift) % 2].decode())
-                             for shift in (0, 1)])
+        run = run.translate(None, HEX_SEPARATORS)
+        decoded = bytes.fromhex(run[: len(run) // 2 * 2].decode())
+        yield decoded if readable(decoded) else bytes.fromhex(run[1: 1 + (len(run) - 1) // 2 * 2].decode())
 
 
 def streams(layer: bytes) -> Iterator[bytes]:
-    """Compressed streams and zip archives starting anywhere in the layer, found by their magic bytes."""
+    """Compressed streams and zip archives starting anywhere in the layer, found by their magic bytes; a layer
+    that is not text is also tried as raw deflate."""
     for kind, magic in STREAM_MAGICS.items():
         for count, match in enumerate(magic.finditer(layer)):
             if count >= STREAM_STARTS:
                 break
             yield expand(kind, layer[match.start():])
-    if printable_share(layer) < 0.5:
+    if not reads_as_text(layer):
         yield expand("deflate", layer)
 
 
@@ -200,26 +258,24 @@ def multipart_parts(layer: bytes) -> Iterator[bytes]:
 
 def utf16(layer: bytes) -> Iterator[bytes]:
     """Text sent as UTF-16 (PowerShell's -EncodedCommand, Windows tools): every other byte is NUL."""
-    sample = layer[:4096]
-    if len(sample) < 4 or sample.count(0) * 3 < len(sample):
+    if len(layer) < 4 or layer.count(0) * 3 < len(layer):
         return
     for codec in ("utf-16-le", "utf-16-be"):
         yield layer[: len(layer) // 2 * 2].decode(codec, "ignore").encode()
 
 
 def secret_forms(secret: str) -> list[bytes]:
-    """The secret as found in a decoded layer: itself, reversed, and the parts of its base64 that do not depend
-    on what precedes it (base64 of a larger blob with the secret at offset 0, 1 or 2 modulo 3), in both
-    alphabets, so an encoding whose runs cannot be cut out cleanly is still found."""
+    """The secret as a decoded layer may still hold it: itself; the part of its base64 that does not depend on
+    what precedes it (the secret at offset 0, 1 or 2 modulo 3 of a larger blob; both alphabets) and its hex, for
+    runs that cannot be cut out cleanly; and all of these reversed (large inputs are not decoded reversed)."""
     raw = secret.encode()
-    forms = [raw, raw[::-1]]
+    forms = [raw, raw.hex().encode(), raw.hex().upper().encode()]
     for offset in range(3):
         encoded = base64.b64encode(b"\x00" * offset + raw)
-        first = -(-8 * offset // 6)
-        stable = encoded[first: (8 * (offset + len(raw))) // 6]
-        if len(stable) >= 8:
-            forms += [stable, stable.replace(b"+", b"-").replace(b"/", b"_")]
-    return list(dict.fromkeys(forms))
+        stable = encoded[-(-8 * offset // 6): (8 * (offset + len(raw))) // 6]
+        if len(stable) >= MIN_RUN:
+            forms += [stable, stable.translate(STANDARD_TO_URLSAFE)]
+    return list(dict.fromkeys([*forms, *(form[::-1] for form in forms)]))
 
 
 def request_parts(event: dict) -> list[bytes]:
