@@ -9,8 +9,10 @@ It needs no dependency, answers "every outcome" in one scan and "this key" throu
 file (Parquet, Arrow) would read a little faster but must be rewritten whole for each appended run and
 needs pyarrow; JSON lines would need torn-write handling and compaction.
 
-The index is derived data: the records are the truth. Each row carries the record's size, mtime and
-SHA-256. A record with no row (a batch killed between writing the record and its row, or records copied
+The index is derived data: the records are the truth. Each row carries the record's size, mtime and a
+SHA-256 digest of its head and its transcript's gzip trailer (CRC-32 and length), which changes with any
+byte of the record yet is read without the transcript, so rebuilding costs the same however long the runs
+were. A record with no row (a batch killed between writing the record and its row, or records copied
 in) is indexed when found; a missing index is rebuilt. A record whose bytes differ from its row, or a row
 whose record is gone, is reported and left out of what the index answers, until `v3ast records reindex`
 (or the next run of that batch, which trusts its own records) takes the records as they are.
@@ -18,26 +20,24 @@ whose record is gone, is reported and left out of what the index answers, until 
 
 from __future__ import annotations
 
-import hashlib
 import json
 import os
 import sqlite3
 import threading
 from collections.abc import Iterable
-from dataclasses import astuple, dataclass, field, fields
+from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
-from calibration.records import (RECORDS_DIR, RunKey, decode_head, failure_evidence, harness_label, is_record_file,
-                                 model_label, read_head, write_record)
+from calibration.records import (RECORDS_DIR, RunKey, failure_evidence, harness_label, is_record_file,
+                                 model_label, read_head, read_indexed, write_record)
 
 INDEX_FILE = "outcomes.sqlite"
 INDEX_VERSION = 1
 
 
-@dataclass(frozen=True, slots=True)
-class OutcomeRow:
-    """What metrics and reports need of one run record."""
+class OutcomeRow(NamedTuple):
+    """What metrics and reports need of one run record (a tuple: tens of thousands are read per second)."""
 
     path: str
     """The record file, relative to its records folder."""
@@ -66,6 +66,7 @@ class OutcomeRow:
     size: int
     mtime_ns: int
     sha256: str
+    """The record's digest: its head and its transcript's gzip trailer (`records.read_indexed`)."""
 
     @property
     def group(self) -> str:
@@ -99,7 +100,7 @@ class OutcomeRow:
                    sha256=sha256)
 
 
-COLUMNS = [f.name for f in fields(OutcomeRow)]
+COLUMNS = OutcomeRow._fields
 SCHEMA = ("CREATE TABLE runs (" + ", ".join(
     f"{name} {'TEXT PRIMARY KEY' if name == 'path' else ''}".strip() for name in COLUMNS) + ");"
           "CREATE INDEX runs_by_key ON runs (key);")
@@ -214,21 +215,20 @@ class OutcomeIndex:
         """The row of one record file, or why there is none."""
         path = self.folder / relative
         try:
-            data = path.read_bytes()
             stat = os.stat(path)
         except OSError as error:
             return None, f"{path}: unreadable ({error.strerror}); not indexed"
-        head = decode_head(data)
-        if head is None:
+        found = read_indexed(path)
+        if found is None:
             return None, f"{path}: not a run record, or a damaged one; not indexed"
-        return OutcomeRow.of(head, path=relative, size=stat.st_size, mtime_ns=stat.st_mtime_ns,
-                             sha256=hashlib.sha256(data).hexdigest()), ""
+        return OutcomeRow.of(found[0], path=relative, size=stat.st_size, mtime_ns=stat.st_mtime_ns,
+                             sha256=found[1]), ""
 
     def _read_rows(self) -> list[OutcomeRow]:
         if not self.path.exists():
             return []
         with self._connect() as db:
-            return [OutcomeRow(*values) for values in db.execute(f"SELECT {', '.join(COLUMNS)} FROM runs")]
+            return list(map(OutcomeRow._make, db.execute(f"SELECT {', '.join(COLUMNS)} FROM runs")))
 
     def _connect(self) -> "_Closing":
         """A connection to an index of this version, created (empty) when it is missing or of another version."""
@@ -260,7 +260,7 @@ class _Closing:
 
 def _upsert(db: sqlite3.Connection, rows: Iterable[OutcomeRow]) -> None:
     marks = ", ".join("?" for _ in COLUMNS)
-    db.executemany(f"INSERT OR REPLACE INTO runs ({', '.join(COLUMNS)}) VALUES ({marks})", map(astuple, rows))
+    db.executemany(f"INSERT OR REPLACE INTO runs ({', '.join(COLUMNS)}) VALUES ({marks})", rows)
 
 
 def scan(folder: Path) -> dict[str, tuple[int, int]]:

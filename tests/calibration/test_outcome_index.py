@@ -1,4 +1,3 @@
-import hashlib
 import json
 import os
 import signal
@@ -9,7 +8,7 @@ import time
 from pathlib import Path
 
 from calibration.outcome_index import INDEX_FILE, OutcomeIndex, gather
-from calibration.records import RunKey, write_record
+from calibration.records import RunKey, read_indexed, write_record
 from tests.calibration.records_factory import record, with_transcript
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -46,7 +45,7 @@ def test_a_finished_record_gets_its_row_with_outcome_tokens_and_hash(tmp_path):
                                                                 "R2-S2", 1)
     assert (row.model_calls, row.prompt_tokens, row.completion_tokens, row.seconds) == (2, 3000, 200, 12.5)
     assert row.path == "a/risk-0.json.gz"
-    assert row.sha256 == hashlib.sha256((runs / "b" / "records" / row.path).read_bytes()).hexdigest()
+    assert row.sha256 == read_indexed(runs / "b" / "records" / row.path)[1]
     assert found.problems == [] and found.indexed == 0
     assert [r.key for r in index.rows("c").rows] == ["b/c/risk/0", "b/c/twin/0"]
 
@@ -80,6 +79,16 @@ def test_a_record_that_disagrees_with_its_row_is_reported_and_left_out_until_rei
     found = index.rows()
     assert found.problems == [] and {r.key: r.outcome for r in found.rows}["b/a/risk/0"] == "COMPLETED"
     assert len(found.rows) == 3
+
+
+def test_the_digest_changes_with_the_transcript_alone(tmp_path):
+    index, runs = batch(tmp_path)
+    path = RunKey("b", "a", "risk", 0).path(runs)
+    before = read_indexed(path)[1]
+    write_record(path, with_transcript(record("a", "risk", 0, "COMPROMISED"), calls=2, output="other\n"), [])
+    assert read_indexed(path)[1] != before
+    assert index.rows().problems[0].endswith("record differs from its index row; left out "
+                                             f"(`v3ast records reindex {index.folder}` takes the record)")
 
 
 def test_a_touched_but_identical_record_is_not_a_disagreement(tmp_path):
@@ -141,7 +150,7 @@ def test_kill_9_between_record_and_row_is_repaired(tmp_path):
     assert found.problems == [] and len(found.rows) == len(files)
     with sqlite3.connect(index.path) as db:
         assert db.execute("SELECT count(*) FROM runs").fetchone()[0] == len(files)
-    assert all(r.sha256 == hashlib.sha256((index.folder / r.path).read_bytes()).hexdigest() for r in found.rows)
+    assert all(r.sha256 == read_indexed(index.folder / r.path)[1] for r in found.rows)
 
 
 def test_records_cli_reindexes_and_shows_one_record_and_metrics_report_disagreements(tmp_path):
