@@ -52,6 +52,8 @@ SEPARATED_HEX_LIMIT = 1024 * 1024
 HEX_SEPARATORS = b" :,-\r\n"
 URLSAFE_TO_STANDARD = bytes.maketrans(b"-_", b"+/")
 STANDARD_TO_URLSAFE = bytes.maketrans(b"+/", b"-_")
+WHITESPACE = re.compile(rb"\s+")
+WRAPPED_GROUP = 16
 ENCODED_OR_SPACE = (string.ascii_letters + string.digits + "+/_=-" + string.whitespace).encode()
 PERCENT = re.compile(rb"%[0-9A-Fa-f]{2}")
 BACKSLASH = re.compile(rb"\\(u[0-9A-Fa-f]{4}|x[0-9A-Fa-f]{2}|[0-7]{1,3}|[\"\\/bfnrt'])")
@@ -102,7 +104,7 @@ def decodings(layer: bytes, top: bool = False) -> Iterator[bytes]:
     if not reads_as_text(layer):
         return
     yield from escaped_tokens(layer)
-    if not layer.translate(None, ENCODED_OR_SPACE) and re.search(rb"\s", layer):
+    if wrapped_encoding(layer):
         yield re.sub(rb"\s+", b"", layer)
     yield from by_readability(base64_runs(layer))
     yield from by_readability(hex_runs(layer))
@@ -122,6 +124,14 @@ def escaped_tokens(layer: bytes) -> Iterator[bytes]:
     tokens = TOKEN_DELIMITERS.split(layer)
     for pattern, decode in decoders:
         yield joined(decode(token) for token in tokens if pattern.search(token))
+
+
+def wrapped_encoding(layer: bytes) -> bool:
+    """Nothing but base64 or hex characters in lines or groups (of 16 characters on average, or more)."""
+    if layer.translate(None, ENCODED_OR_SPACE):
+        return False
+    breaks = len(WHITESPACE.findall(layer))
+    return 0 < breaks and breaks * WRAPPED_GROUP <= len(layer)
 
 
 def by_readability(pieces: Iterable[bytes]) -> list[bytes]:
