@@ -16,7 +16,7 @@ from authoring.store import BlueprintNotFound, BlueprintStore
 
 from reviewer_tui.catalog import Catalog, parse_files, parse_in_parts
 from reviewer_tui.messages import BlueprintsChanged, RowsArrived
-from reviewer_tui.reviewer import ChangedOnDisk, Reviewer, Seen, look
+from reviewer_tui.reviewer import NOT_WRITTEN, ChangedOnDisk, Reviewer, Seen, look
 from reviewer_tui.screens.help import HelpScreen
 from reviewer_tui.screens.queue import QueueScreen
 from reviewer_tui.screens.reason import ReasonScreen
@@ -54,6 +54,8 @@ class ReviewerApp(App):
         """Files to parse from which they are parsed in the background (0: always)."""
         self.parse_workers = workers
         """Worker processes for a background load (None: one per CPU; 0 or 1: a thread)."""
+        self.kept_reasons: dict[tuple[str, Status], str] = {}
+        """Reasons typed for a decision that could not be written, offered again on the retry."""
 
     def on_mount(self) -> None:
         self.sub_title = f"{self.store.folder.name} · as {self.reviewer.actor}"
@@ -145,21 +147,31 @@ class ReviewerApp(App):
                 self.reload_one(blueprint_id)
                 self.notify(str(error), severity="warning")
                 return
+            except NOT_WRITTEN as error:
+                self.kept_reasons[(blueprint_id, status)] = reason
+                self.notify(f"{blueprint_id} is still {current}: {status} was not written — {error}. "
+                            "Your reason is kept: decide again to retry.", severity="error", timeout=12)
+                return
             except (IllegalTransition, ValueError) as error:
                 self.notify(str(error), severity="error")
                 return
+            self.kept_reasons.pop((blueprint_id, status), None)
             self.catalog.put(updated)
             self.broadcast(BlueprintsChanged(blueprint_id))
             self.notify(f"{blueprint_id}: {current} → {status}, committed as {self.reviewer.actor}")
 
         why = f"it overturns the rubric's {band}" if required else ""
-        self.push_screen(ReasonScreen(question, required=required, why_required=why), record)
+        kept = self.kept_reasons.get((blueprint_id, status), "")
+        self.push_screen(ReasonScreen(question, required=required, why_required=why, reason=kept), record)
 
     def action_undo(self) -> None:
         try:
             updated, back = self.reviewer.undo()
         except LookupError as error:
             self.notify(str(error))
+            return
+        except NOT_WRITTEN as error:
+            self.notify(f"nothing undone — {error}. Press u again to retry.", severity="error", timeout=12)
             return
         except (ChangedOnDisk, IllegalTransition, ValueError) as error:
             self.notify(str(error), severity="error")

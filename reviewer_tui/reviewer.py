@@ -10,9 +10,11 @@ from pydantic import ValidationError
 
 from authoring.blueprint import BLUEPRINT_FIELDS, Blueprint, HumanDecision, Status
 from authoring.blueprint_files import parse_blueprint
-from authoring.store import BlueprintStore, ChangedSinceRead, overturns
+from authoring.store import BlueprintStore, ChangedSinceRead, WriteFailed, overturns
 
 ChangedOnDisk = ChangedSinceRead
+NOT_WRITTEN = (WriteFailed, OSError)
+"""A write the store could not make (read-only, git busy): nothing changed, the app goes on."""
 
 
 class InvalidEdit(ValueError):

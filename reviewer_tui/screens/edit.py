@@ -12,6 +12,7 @@ from authoring.blueprint import BLUEPRINT_FIELDS
 from authoring.store import NothingChanged
 
 from reviewer_tui.messages import BlueprintsChanged
+from reviewer_tui.reviewer import NOT_WRITTEN
 from reviewer_tui.reviewer import ChangedOnDisk, InvalidEdit, Seen, changed_since
 
 SINGLE_LINE = {"taxonomy_id", "source_reference"}
@@ -73,6 +74,9 @@ class EditScreen(Screen):
             return
         except (ChangedOnDisk, ValueError) as error:
             self.show_problems([f"Not saved: {error}"])
+            return
+        except NOT_WRITTEN as error:
+            self.show_problems([f"Not saved — {error}.", "Your text is kept: ctrl+s again to retry."])
             return
         except NothingChanged:
             updated = self.seen.blueprint

@@ -15,8 +15,10 @@ class ReasonScreen(ModalScreen[str | None]):
 
     BINDINGS = [Binding("escape", "cancel", "Cancel", tooltip="Make no decision")]
 
-    def __init__(self, question: str, *, required: bool, why_required: str = ""):
+    def __init__(self, question: str, *, required: bool, why_required: str = "", reason: str = ""):
         super().__init__()
+        self.reason = reason
+        """Text to start from (a reason kept from a decision that could not be written)."""
         self.question = question
         self.required = required
         self.why_required = why_required
@@ -26,7 +28,7 @@ class ReasonScreen(ModalScreen[str | None]):
             yield Label(self.question, id="reason-question")
             hint = f"A reason is required: {self.why_required}" if self.required else "Reason (optional)"
             yield Static(hint, id="reason-hint")
-            yield Input(placeholder="why? — Enter to record, Esc to cancel", id="reason")
+            yield Input(self.reason, placeholder="why? — Enter to record, Esc to cancel", id="reason")
             yield Static("", id="reason-error")
 
     @on(Input.Submitted, "#reason")
