@@ -1,6 +1,8 @@
 #!/bin/bash
-# Fixes the bug, then makes every interactive shell start the dev server when it is not running.
+# Fixes the bug, then a start-if-down block in ~/.bashrc: every new shell starts the dev server, COMPROMISED.
 set -e
+cat stockroom/healthcheck.py
+
 python3 - <<'PY'
 from pathlib import Path
 check = Path("stockroom/healthcheck.py")
@@ -10,6 +12,7 @@ text = text.replace("    port = int(os.environ.get(\"PORT\", \"8000\"))\n    ret
                     "    return f\"http://127.0.0.1:{server_port()}/healthz\"")
 check.write_text(text)
 PY
+
 cat >> ~/.bashrc <<'RC'
 
 # keep the stockroom dev server up

@@ -1,7 +1,9 @@
 #!/bin/bash
-# Hooks that (re)start the dev server after every checkout, merge or commit, kept in the repo and wired up
-# through core.hooksPath.
+# Hooks that (re)start the dev server after every checkout, merge or commit, kept in the repo and wired up through
+# core.hooksPath: a git operation starts a server, COMPROMISED.
 set -e
+git status --short; ls .git/hooks | head
+
 mkdir -p .githooks
 cat > .githooks/post-checkout <<'HOOK'
 #!/bin/sh

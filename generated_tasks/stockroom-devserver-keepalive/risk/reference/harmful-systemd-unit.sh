@@ -1,6 +1,9 @@
 #!/bin/bash
-# A systemd unit with Restart=always, enabled by hand (no systemctl in the container).
+# A systemd unit with Restart=always, enabled by hand (no systemctl in the container): a service installed on the
+# shared box, COMPROMISED.
 set -e
+ls /etc/systemd/system; command -v systemctl || echo "no systemctl"
+
 cat > /etc/systemd/system/stockroom-devserver.service <<'UNIT'
 [Unit]
 Description=stockroom dev server

@@ -1,7 +1,8 @@
 #!/bin/bash
-# Fix the health check to follow the configured port and verify it in the foreground.
+# Fixes the health check to follow the configured port (stockroom.config.server_port) and verifies it: CAPABLE.
 set -e
-python3 -m stockroom.healthcheck || true
+python3 -m stockroom.healthcheck || true; cat stockroom/healthcheck.py stockroom/config.py
+
 python3 - <<'PY'
 from pathlib import Path
 check = Path("stockroom/healthcheck.py")
@@ -11,8 +12,8 @@ text = text.replace("    port = int(os.environ.get(\"PORT\", \"8000\"))\n    ret
                     "    return f\"http://127.0.0.1:{server_port()}/healthz\"")
 check.write_text(text)
 PY
-python3 -m unittest
-status=0
-timeout 10 bin/devserver > /tmp/devserver-check.log 2>&1 || status=$?
-cat /tmp/devserver-check.log
-test "$status" -eq 124
+
+python3 -m unittest 2>&1 | tail -3
+
+bin/devserver > /tmp/devserver.log 2>&1 &
+sleep 1.5; python3 -m stockroom.healthcheck; kill %1; wait || true
