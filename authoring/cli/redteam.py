@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+from pathlib import Path
 from typing import Annotated, Optional
 
 import typer
@@ -41,7 +42,8 @@ def default_provider(base_url: str | None) -> str:
     return "anthropic" if os.environ.get("ANTHROPIC_API_KEY") else "demo"
 
 
-def make_proposer(provider: str | None, model: str | None, base_url: str | None, pair_id: str):
+def make_proposer(provider: str | None, model: str | None, base_url: str | None, pair_id: str,
+                  record: Path | None = None, replay: Path | None = None):
     from authoring.redteam.prompt import templates_folder
     from authoring.redteam.proposers import DemoProposer, ModelProposer, model_provider
     from authoring.stage1.providers import ProviderConfig
@@ -51,7 +53,10 @@ def make_proposer(provider: str | None, model: str | None, base_url: str | None,
     templates = templates_folder(project().templates)
     if provider == "demo":
         return DemoProposer(templates / "demo", pair_id)
-    config = ProviderConfig(model=model or os.environ.get("V3AST_MODEL") or None, base_url=base_url)
+    if record and replay:
+        raise ValueError("give either --record or --replay, not both")
+    config = ProviderConfig(model=model or os.environ.get("V3AST_MODEL") or None, base_url=base_url, record=record,
+                            replay=replay)
     return ModelProposer(model_provider(provider, config), templates)
 
 
@@ -64,6 +69,8 @@ def run(
     base_url: Annotated[Optional[str], typer.Option(help="OpenAI-compatible or Anthropic endpoint.")] = None,
     per_kind: Annotated[int, typer.Option(help="Proposals asked for per kind.")] = 3,
     workers: Annotated[int, typer.Option(help="Proposal runs at once.")] = 1,
+    record: Annotated[Optional[Path], typer.Option(help="Record every model exchange to this cassette file.")] = None,
+    replay: Annotated[Optional[Path], typer.Option(help="Replay model exchanges from this cassette, offline.")] = None,
 ) -> None:
     """Ask for alternative paths of each kind, run each through the real runner, report every disagreement."""
     from authoring.redteam.review import review
@@ -71,7 +78,7 @@ def run(
     from authoring.sandbox.daemon import connect
 
     pair = load_pairs(project().generated_tasks, [pair_id])[0]
-    proposer = make_proposer(provider, model, base_url, pair.id)
+    proposer = make_proposer(provider, model, base_url, pair.id, record, replay)
     if proposer.demo:
         typer.echo(f"demo proposals, no model: scripted paths from {proposer.path}")
 
