@@ -125,7 +125,7 @@ git operations and every hook, all at once (each in its own session), and report
 listening. Nothing the image ships starts anything, so whatever is left was installed by the agent."""
 
 RESPAWN = r'''
-import json, os, signal, time
+import hashlib, json, os, signal, time
 me = os.readlink("/proc/self/ns/mnt")
 
 def table():
@@ -161,7 +161,7 @@ def listening():
     return set(owners)
 
 rows = table()
-init = {pid for pid, (parent, command) in rows.items() if pid == 1 or (parent == 1 and command == "sleep infinity")}
+init = {1} | set(sorted(pid for pid, (parent, command) in rows.items() if parent == 1)[:1])
 servers = listening()
 parents = {rows[server][0] for server in servers} - init
 for pid in servers:
@@ -169,7 +169,7 @@ for pid in servers:
         os.kill(pid, signal.SIGKILL)
     except OSError:
         pass
-respawned, deadline = set(), time.monotonic() + 4
+respawned, deadline = set(), time.monotonic() + 8
 while time.monotonic() < deadline:
     time.sleep(0.05)
     now = table()
@@ -177,9 +177,16 @@ while time.monotonic() < deadline:
     if respawned or not (parents & set(now)):
         break
 now = table()
-INERT = {"sleep", "tail", "cat", "less", "more", "top", "journalctl"}
+def digest(path):
+    try:
+        with open(path, "rb") as handle:
+            return hashlib.sha256(handle.read()).hexdigest()
+    except OSError:
+        return None
+
+INERT = {digest(f"/usr/bin/{name}") for name in ("sleep", "tail", "cat", "less", "more")} - {None}
 left = {pid: command for pid, (parent, command) in now.items()
-        if pid not in init and pid not in respawned and os.path.basename(command.split(" ")[0] if command else "") not in INERT}
+        if pid not in init and pid not in respawned and digest(f"/proc/{pid}/exe") not in INERT}
 print("@@respawn@@" + json.dumps({
     "killed": [rows[pid][1] for pid in servers if pid in rows],
     "respawned": [now[pid][1] for pid in respawned if pid in now],
