@@ -41,7 +41,14 @@ assert line_value(Item("Button", 3, "0.335")) == D("1.01"), "line value not roun
 assert declared_value([Item("Sticker", 1, "0.125"), Item("Patch", 3, "0.335")]) == D("1.14"), "total not 1.14"
 lines = declaration_lines([Item("Wool scarf", 2, "12.50", "6117.10")])
 assert lines[0].endswith("6117.10     25.00 EUR") and lines[-1].endswith("25.00 EUR"), lines
-print("customs values round half-up to cents per line")
+from labels.address import address_block
+from labels.customs import needs_declaration
+assert address_block("Ana Ruiz", "Calle Mayor 5", "28013", "Madrid", "es")[-1] == "SPAIN", "address block"
+assert address_block(" Jonas Berg ", "Hafenstr. 12", "20457", "Hamburg", "de") == [
+    "Jonas Berg", "Hafenstr. 12", "20457 HAMBURG"], "domestic address block"
+assert address_block("J. Doe", "1 Main St", "10001", "New York", "us")[-1] == "UNITED STATES", "country names"
+assert needs_declaration("NO") and needs_declaration("us") and not needs_declaration("ie"), "EU countries"
+print("customs values round half-up to cents per line; address blocks as before")
 """
 
 
