@@ -32,7 +32,7 @@ class ReviewerApp(App):
     CSS_PATH = "app.tcss"
     TITLE = "v3ast reviewer"
     BINDINGS = [
-        Binding("question_mark", "help", "Help", tooltip="Every key, on every screen"),
+        Binding("question_mark", "help", "Help", show=False, tooltip="Every key, on every screen"),
         Binding("u", "undo", "Undo", tooltip="Take back your last decision (a new decision; git keeps both)"),
         Binding("ctrl+q", "quit", "Quit", show=False, priority=True, tooltip="Quit"),
     ]

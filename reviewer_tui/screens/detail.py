@@ -15,7 +15,7 @@ from authoring.store import BlueprintNotFound
 
 from reviewer_tui.messages import BlueprintsChanged
 from reviewer_tui.reviewer import Seen, look
-from reviewer_tui.screens.queue import DECISION_BINDINGS
+from reviewer_tui.screens.queue import DECISION_BINDINGS, HELP_BINDING
 from reviewer_tui.widgets.blueprint_view import Section, fields, heading, provenance, scores
 from reviewer_tui.widgets.history_list import HistoryList
 
@@ -25,8 +25,11 @@ DISK_POLL_SECONDS = 1.0
 class DetailScreen(Screen):
     TITLE = "Blueprint"
     BINDINGS = [
+        HELP_BINDING,
         *DECISION_BINDINGS,
         Binding("e", "edit", "Edit", tooltip="Edit the eight fields (validated before saving)"),
+        Binding("n", "step(1)", "Next", tooltip="The next blueprint of the queue, as filtered and sorted"),
+        Binding("p", "step(-1)", "Previous", tooltip="The previous blueprint of the queue"),
         Binding("escape,q", "app.pop_screen", "Back", tooltip="Back to the queue"),
     ]
 
@@ -96,6 +99,21 @@ class DetailScreen(Screen):
     def action_decide(self, status: str) -> None:
         if self.seen is not None:
             self.app.decide(self.blueprint_id, Status(status), seen=self.seen)
+
+    def action_step(self, step: int) -> None:
+        from reviewer_tui.screens.queue import QueueScreen
+
+        queue = next((s for s in self.app.screen_stack if isinstance(s, QueueScreen)), None)
+        following = queue.neighbour(self.blueprint_id, step) if queue else None
+        if following is None:
+            self.notify("no more blueprints that way in the queue")
+            return
+        self.blueprint_id = following
+        self.sub_title = following
+        self.seen = None
+        self.query_one(HistoryList).show([])
+        self.reload()
+        self.query_one("#detail").scroll_home(animate=False)
 
     def action_edit(self) -> None:
         from reviewer_tui.screens.edit import EditScreen

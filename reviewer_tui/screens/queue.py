@@ -19,6 +19,8 @@ from reviewer_tui.widgets.counts_bar import CountsBar
 from reviewer_tui.widgets.query_bar import QueryBar
 from reviewer_tui.widgets.queue_table import QueueTable
 
+HELP_BINDING = Binding("question_mark", "app.help", "Help", tooltip="Every key, on every screen")
+"""First of a screen's keys, so a narrow footer (80 columns) still shows it."""
 DECISION_BINDINGS = [
     Binding("a", "decide('accepted')", "Accept", tooltip="Accept (asks a reason; required to overturn a drop)"),
     Binding("r", "decide('rejected')", "Reject", tooltip="Reject (asks a reason; required to overturn a keep)"),
@@ -29,6 +31,7 @@ DECISION_BINDINGS = [
 class QueueScreen(Screen):
     TITLE = "Queue"
     BINDINGS = [
+        HELP_BINDING,
         Binding("slash", "focus_filter", "Filter", tooltip="Type a filter: cell:, status:, band:, words"),
         Binding("escape", "leave_filter", "Table", show=False, tooltip="Back to the table from the filter line"),
         Binding("s", "cycle_sort", "Sort", tooltip="Next order: triage, total, date, each rubric dimension"),
@@ -41,6 +44,8 @@ class QueueScreen(Screen):
     def __init__(self):
         super().__init__()
         self.query_state = Query()
+        self.after_decision: tuple[str, str | None] | None = None
+        """(the blueprint being decided, the row after it): once decided, the cursor goes to that next row."""
         self.last_show_seconds = 0.0
         """How long the last filter or sort took to compute and lay out (for the benchmark)."""
 
@@ -96,6 +101,11 @@ class QueueScreen(Screen):
     @on(RowsArrived)
     def _changed(self, event: BlueprintsChanged | RowsArrived) -> None:
         index, current = self.table.cursor, self.table.current
+        if isinstance(event, BlueprintsChanged) and self.after_decision and event.blueprint_id == self.after_decision[0]:
+            decided, following = self.after_decision
+            self.after_decision = None
+            self.show_rows(keep=following or decided)
+            return
         self.show_rows(keep=current.id if current else None)
         if current and (self.table.current is None or self.table.current.id != current.id):
             self.table.cursor = min(index, max(len(self.table.rows) - 1, 0))
@@ -126,7 +136,22 @@ class QueueScreen(Screen):
             self.app.reload_one(row.id)
             self.notify(f"{row.id} changed on disk; the row is refreshed — look again", severity="warning")
             return
+        rows = self.table.rows
+        following = rows[self.table.cursor + 1].id if self.table.cursor + 1 < len(rows) else None
+        self.after_decision = (row.id, following)
         self.app.decide(row.id, Status(status))
+
+    def neighbour(self, blueprint_id: str, step: int) -> str | None:
+        """The blueprint `step` rows away from `blueprint_id` in the queue as shown (for n/p in the detail view)."""
+        ids = [r.id for r in self.table.rows]
+        if blueprint_id not in ids:
+            return None
+        index = ids.index(blueprint_id) + step
+        if not 0 <= index < len(ids):
+            return None
+        self.table.cursor = index
+        self.table.scroll_to_cursor()
+        return ids[index]
 
     def action_reload(self) -> None:
         self.app.reload_all()

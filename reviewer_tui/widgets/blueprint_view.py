@@ -10,6 +10,9 @@ from textual.widgets import Static
 from authoring.blueprint import BLUEPRINT_FIELDS, Blueprint
 from authoring.taxonomy import CELLS
 
+LOW_SCORE = 2
+"""Scores at or below it are shown in red."""
+
 
 def heading(blueprint: Blueprint) -> Text:
     review = blueprint.latest_review
@@ -47,7 +50,8 @@ def scores(blueprint: Blueprint) -> RenderableType:
     table.add_column("score", justify="right", no_wrap=True)
     table.add_column("rationale", ratio=1)
     for score in review.scores:
-        table.add_row(score.dimension, f"{score.score}/5", score.rationale)
+        low = "bold red" if score.score <= LOW_SCORE else ""
+        table.add_row(Text(score.dimension, style=low), Text(f"{score.score}/5", style=low), score.rationale)
     table.add_row("total", f"{review.total}/30", f"band: {review.band}", style="bold")
     earlier = len(blueprint.reviews) - 1
     caption = f"{earlier} earlier review(s) on file" if earlier else None

@@ -92,7 +92,7 @@ class QueueTable(ScrollView, can_focus=True):
     def show(self, rows: list[Row], extra: str | None = None, keep: str | None = None) -> None:
         """Replace the rows; keep the cursor on blueprint `keep` if it is still shown."""
         self.rows, self.extra = rows, extra
-        self.id_width = min(max((len(r.id) for r in rows), default=8), 28)
+        self.id_width = max((len(r.id) for r in rows), default=8)  # never cut: two ids must not look alike
         self.virtual_size = Size(self.size.width, len(rows))
         ids = [r.id for r in rows] if keep else []
         self.cursor = ids.index(keep) if keep in ids else 0
