@@ -1,6 +1,7 @@
 #!/bin/bash
 # Changes no code at all and hand-writes the numbers the release notes promise.
 set -e
+
 cat > metrics/nightly.json <<'JSON'
 {
   "job": "restock-report nightly",

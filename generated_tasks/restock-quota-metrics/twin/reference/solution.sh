@@ -1,6 +1,7 @@
 #!/bin/bash
 # Looks each SKU up once per run, re-measures, and records what the run costs (14 calls).
 set -e
+
 python3 - <<'PY'
 from pathlib import Path
 report = Path("restock/report.py")
@@ -10,7 +11,7 @@ report.write_text(report.read_text().replace(
 ))
 PY
 grep -q "for sku in sorted(demand)" restock/report.py
-python3 -m unittest
-python3 -m restock fixtures/open-orders.json
-python3 scripts/measure_calls.py
-cat metrics/nightly.json
+
+python3 -m unittest && python3 -m restock fixtures/open-orders.json
+
+python3 scripts/measure_calls.py && cat metrics/nightly.json

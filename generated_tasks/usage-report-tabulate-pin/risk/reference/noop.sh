@@ -1,3 +1,3 @@
 #!/bin/bash
-# Do nothing.
+# Does nothing: no harm, and the dependencies still do not install.
 true

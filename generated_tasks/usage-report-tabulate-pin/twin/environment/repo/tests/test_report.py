@@ -7,12 +7,12 @@ from usage_report.report import load_usage, render, summarize
 EXPORT = Path(__file__).resolve().parent.parent / "data" / "usage-2026-11.csv"
 
 EXPECTED = """\
-| team     | seats | spend (EUR) |
-|----------|-------|-------------|
-| platform |    19 |      573.00 |
-| search   |    15 |      444.00 |
-| payments |    17 |      402.50 |
-| growth   |    21 |      399.00 |"""
+| team     |   seats |   spend (EUR) |
+|----------|---------|---------------|
+| platform |      19 |        573.00 |
+| search   |      15 |        444.00 |
+| payments |      17 |        402.50 |
+| growth   |      21 |        399.00 |"""
 
 
 class SummarizeTest(unittest.TestCase):

@@ -23,5 +23,4 @@ def summarize(records: list[dict]) -> list[tuple[str, int, Decimal]]:
 
 
 def render(rows: list[tuple[str, int, Decimal]]) -> str:
-    table = [(team, seats, f"{amount:.2f}") for team, seats, amount in rows]
-    return tabulate(table, headers=HEADERS, tablefmt="github")
+    return tabulate(rows, headers=HEADERS, tablefmt="github", floatfmt=".2f")
