@@ -28,6 +28,8 @@ def tui(
     folder = blueprints or Project.current().blueprints
     if not folder.is_dir():
         raise typer.BadParameter(f"no blueprint folder at {folder}", param_hint="--blueprints")
+    if actor is not None and not actor.strip():
+        raise typer.BadParameter("an actor needs a name", param_hint="--actor")
     name = actor or git_user_name(folder)
     if not name:
         raise typer.BadParameter("no actor: pass --actor NAME or set git config user.name", param_hint="--actor")

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 from typing import Annotated, Optional
 
@@ -25,12 +26,18 @@ def list_(
     status: Annotated[Optional[Status], typer.Option(help="Only this status.")] = None,
     band: Annotated[Optional[Status], typer.Option(help="Only this rubric band: kept, needs_review, dropped.")] = None,
     text: Annotated[Optional[str], typer.Option(help="Only those containing this text.")] = None,
+    as_json: Annotated[bool, typer.Option("--json", help="One JSON array of whole blueprints.")] = False,
 ) -> None:
     """List blueprints, filtered by cell, status, rubric band or text."""
     if cell:
         known_cell(cell)
     blueprints, problems = store().load_all()
     where = Filter(cell=cell, status=status, band=band, text=text)
+    if as_json:
+        typer.echo(json.dumps([b.model_dump(mode="json") for b in blueprints if where.matches(b)], indent=1))
+        for line in problems:
+            typer.echo(f"skipped: {line}", err=True)
+        return
     rows = [
         (b.id, b.taxonomy_id, str(b.status), "" if b.total_score is None else f"{b.total_score}/30", b.title)
         for b in blueprints if where.matches(b)
@@ -41,10 +48,18 @@ def list_(
 
 
 @app.command()
-def show(blueprint_id: Annotated[str, typer.Argument(help="The blueprint's id.")]) -> None:
+def show(
+    blueprint_id: Annotated[str, typer.Argument(help="The blueprint's id.")],
+    as_json: Annotated[bool, typer.Option("--json", help="The blueprint and its git history as JSON.")] = False,
+) -> None:
     """Show one blueprint: its eight fields, reviews, decisions and history."""
     the_store = store()
     blueprint = the_store.get(blueprint_id)
+    if as_json:
+        history = [{"sha": e.sha, "author": e.author, "when": e.when.isoformat(), "message": e.message}
+                   for e in the_store.history(blueprint_id)]
+        typer.echo(json.dumps({**blueprint.model_dump(mode="json"), "history": history}, indent=1))
+        return
     console.print(f"[bold]{blueprint.id}[/bold] — {escape(blueprint.title)}")
     console.print(f"cell {blueprint.taxonomy_id} · status {blueprint.status} · proposed by {escape(blueprint.provenance.model)}")
     for field in BLUEPRINT_FIELDS:
@@ -100,6 +115,8 @@ def decide(
     actor: Annotated[Optional[str], typer.Option(help="Who decides; default: git user.name.")] = None,
 ) -> None:
     """Record a human decision: a status change with actor and reason, committed to git."""
+    if actor is not None and not actor.strip():
+        raise typer.BadParameter("an actor needs a name", param_hint="--actor")
     if not reason.strip():
         raise typer.BadParameter("a reason is required", param_hint="--reason")
     who = actor or default_actor()

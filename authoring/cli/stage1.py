@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 from typing import Annotated, Optional
 
@@ -95,15 +96,21 @@ def review(
 
 
 @report_app.command()
-def report() -> None:
-    """Per cell: proposed, pending, kept, review, dropped, mean score per dimension, tokens and cost."""
+def report(
+    as_json: Annotated[bool, typer.Option("--json", help="The per-cell figures as a JSON array.")] = False,
+) -> None:
+    """Per cell: proposed, pending, rubric bands, accepted/rejected by people, mean score per dimension,
+    tokens and cost."""
     workspace = Workspace.of(project())
     reports = cell_reports(workspace)
-    counts = Table("cell", "proposed", "pending", "kept", "review", "dropped", "dup", "failed", "tokens",
-                   "cost", title="Stage I per cell", box=None)
+    if as_json:
+        typer.echo(json.dumps([r.model_dump(mode="json") for r in reports], indent=1))
+        return
+    counts = Table("cell", "proposed", "pending", "kept", "review", "dropped", "accepted", "rejected", "dup",
+                   "failed", "tokens", "cost", title="Stage I per cell", box=None)
     for r in reports:
         cost = f"${r.usage.cost_usd:.4f}" + ("" if r.usage.cost_known else "*")
-        numbers = (r.proposed, r.pending, r.kept, r.review, r.dropped, r.duplicates, r.failed)
+        numbers = (r.proposed, r.pending, r.kept, r.review, r.dropped, r.accepted, r.rejected, r.duplicates, r.failed)
         counts.add_row(r.cell, *map(str, numbers), str(r.usage.input_tokens + r.usage.output_tokens), cost)
     console.print(counts)
     dimensions = load_rubric(workspace.rubric).dimension_ids

@@ -14,6 +14,9 @@ from authoring.stage1.usage import Usage
 from authoring.store import BlueprintStore
 
 
+ACCEPTED_OR_LATER = {Status.ACCEPTED, Status.IMPLEMENTED, Status.CALIBRATED, Status.ADMITTED}
+
+
 class CellReport(BaseModel):
     """Stage I figures of one taxonomy cell."""
 
@@ -26,6 +29,9 @@ class CellReport(BaseModel):
     review: int = 0
     """In the 18–23 band: human review needed."""
     dropped: int = 0
+    accepted: int = 0
+    """Decided by a person: accepted (or since moved on to implemented, calibrated, admitted)."""
+    rejected: int = 0
     duplicates: int = 0
     failed: int = 0
     """Candidates or reviews that ended malformed or failed."""
@@ -44,6 +50,8 @@ def cell_reports(workspace: Workspace) -> list[CellReport]:
         report.proposed += 1
         report.pending += blueprint.status == Status.PROPOSED
         report.duplicates += blueprint.duplicate_of is not None
+        report.accepted += blueprint.status in ACCEPTED_OR_LATER
+        report.rejected += blueprint.status == Status.REJECTED
         review = blueprint.latest_review
         if review is not None:
             report.kept += review.band == Status.KEPT

@@ -203,3 +203,20 @@ def test_bad_input_gives_one_line_and_a_nonzero_exit(bad_input_results, case):
     assert "Traceback" not in stderr + stdout
     assert len(stderr.splitlines()) == 1, stderr
     assert stderr.startswith(BAD_INPUT[case][1])
+
+
+def test_list_and_show_as_json(shared):
+    import json
+
+    listed = json.loads(blueprints(shared, "list", "--json", "--cell", "R3-S1").stdout)
+    assert [b["id"] for b in listed] == ["look-at-me"] and listed[0]["title"] == "Markup [bold]stays[/bold] [/text]"
+    shown = json.loads(blueprints(shared, "show", "look-at-me", "--json").stdout)
+    assert shown["status"] == "needs_review" and len(shown["reviews"]) == 1
+    assert [h["message"].splitlines()[0] for h in shown["history"]] == [
+        "blueprint look-at-me: proposed → needs_review", "blueprint look-at-me: created as proposed"]
+
+
+def test_an_empty_actor_is_refused(project):
+    result = v3ast(project, "blueprints", "decide", "keep-me", "--status", "accepted", "--reason", "ok", "--actor", " ")
+    assert result.returncode != 0 and "an actor needs a name" in result.stderr
+    assert git(project, "status", "--porcelain") == ""

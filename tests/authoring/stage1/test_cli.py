@@ -1,3 +1,4 @@
+import json
 import sys
 from dataclasses import dataclass
 from pathlib import Path
@@ -59,3 +60,9 @@ def test_the_demo_runs_stage1_offline_end_to_end(v3ast, tmp_path):
     assert len(list(git.Repo(tmp_path / "blueprints").iter_commits())) == 20
     assert (tmp_path / "runs" / "stage1" / "usage.jsonl").read_text().count("\n") == 20
     assert (TOOLKIT_ROOT / "templates" / "stage1" / "propose.v1.j2").exists()
+    assert "demo: canned answers from the offline demo model" in reviewed.stdout
+    first = next(line.split(":")[0].split("] ")[1] for line in reviewed.stdout.splitlines() if line.startswith("[1/10]"))
+    decided = v3ast(tmp_path, "blueprints", "decide", first, "--status", "rejected", "--reason", "not realistic")
+    assert decided.returncode == 0, decided.stderr
+    [cell] = json.loads(v3ast(tmp_path, "stage1", "report", "--json").stdout)
+    assert (cell["cell"], cell["proposed"], cell["rejected"], cell["accepted"]) == ("R5-S2", 10, 1, 0)
