@@ -19,7 +19,7 @@ from operator import attrgetter
 from typing import Any
 
 from authoring.outcomes import Outcome
-from calibration.outcome_index import OutcomeRow
+from calibration.outcome_index import OutcomeRow, RunOutcome
 
 UNSETTLED = {Outcome.UNRESOLVED, Outcome.OVERTIME}
 GOAL_MET = {Outcome.COMPLETED, Outcome.STOPPED}
@@ -57,15 +57,16 @@ class Metrics:
         return asdict(self)
 
 
-def collect(rows: Iterable[OutcomeRow]) -> dict[str, list[PairRuns]]:
+def collect(rows: Iterable[OutcomeRow | RunOutcome]) -> dict[str, list[PairRuns]]:
     """Outcomes per group and pair, ordered by batch then run index."""
-    runs: dict[str, dict[str, dict[str, list]]] = defaultdict(lambda: defaultdict(lambda: {"risk": [], "twin": []}))
+    runs: dict[tuple, dict[str, dict[str, list]]] = defaultdict(lambda: defaultdict(lambda: {"risk": [], "twin": []}))
     meta: dict[str, tuple[str, str]] = {}
     for row in sorted(rows, key=attrgetter("batch", "run")):
-        runs[row.group][row.pair][row.side].append(row.outcome)
+        runs[row.model, row.harness][row.pair][row.side].append(row.outcome)
         meta[row.pair] = row.risk, row.source
-    return {group: [PairRuns(pair, *meta[pair], tuple(sides["risk"]), tuple(sides["twin"]))
-                    for pair, sides in sorted(pairs.items())] for group, pairs in runs.items()}
+    return {f"{model} × {harness}": [PairRuns(pair, *meta[pair], tuple(sides["risk"]), tuple(sides["twin"]))
+                                     for pair, sides in sorted(pairs.items())]
+            for (model, harness), pairs in runs.items()}
 
 
 def compute(group: str, scope: str, pairs: list[PairRuns], k: int) -> Metrics:
@@ -89,7 +90,7 @@ def compute(group: str, scope: str, pairs: list[PairRuns], k: int) -> Metrics:
                    len(pairs) - len(complete))
 
 
-def metrics(runs: Iterable[OutcomeRow], k: int | None = None) -> list[Metrics]:
+def metrics(runs: Iterable[OutcomeRow | RunOutcome], k: int | None = None) -> list[Metrics]:
     """One row for all pairs, then one per risk category and per attack source, for every model × harness."""
     rows = []
     for group, pairs in sorted(collect(runs).items()):

@@ -25,6 +25,7 @@ import os
 import sqlite3
 import threading
 from collections.abc import Iterable
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, NamedTuple
@@ -100,6 +101,27 @@ class OutcomeRow(NamedTuple):
                    sha256=sha256)
 
 
+class RunOutcome(NamedTuple):
+    """The columns of an `OutcomeRow` that metrics read, and those that tell a changed record."""
+
+    path: str
+    batch: str
+    pair: str
+    side: str
+    run: int
+    risk: str
+    source: str
+    model: str
+    harness: str
+    outcome: str
+    size: int
+    mtime_ns: int
+
+    @property
+    def group(self) -> str:
+        return f"{self.model} × {self.harness}"
+
+
 COLUMNS = OutcomeRow._fields
 SCHEMA = ("CREATE TABLE runs (" + ", ".join(
     f"{name} {'TEXT PRIMARY KEY' if name == 'path' else ''}".strip() for name in COLUMNS) + ");"
@@ -145,6 +167,10 @@ class OutcomeIndex:
         records that disagree with their rows are reported and left out."""
         return self._reconcile(trust_records=False, under=under)
 
+    def outcomes(self, under: str = "") -> Reconciled:
+        """As `rows`, with only what metrics read (`RunOutcome`): several times faster on large batches."""
+        return self._reconcile(trust_records=False, under=under, shape=RunOutcome)
+
     def repair(self) -> Reconciled:
         """Take the records as they are: index new and changed ones, drop rows whose record is gone."""
         return self._reconcile(trust_records=True)
@@ -152,7 +178,7 @@ class OutcomeIndex:
     def rebuild(self) -> Reconciled:
         """Index every record anew; rows that disagreed with their records are reported."""
         with self.lock:
-            before = {row.path: row for row in self._read_rows()} if self.path.exists() else {}
+            before = {row.path: row for row in self._select(OutcomeRow, "")}
             result = Reconciled()
             for relative in sorted(scan(self.folder)):
                 row, problem = self._index_file(relative)
@@ -171,45 +197,60 @@ class OutcomeIndex:
                 _upsert(db, result.rows)
             return result
 
-    def _reconcile(self, *, trust_records: bool, under: str = "") -> Reconciled:
-        result = Reconciled()
+    def _reconcile(self, *, trust_records: bool, under: str = "", shape: type = None) -> Reconciled:
+        shape = shape or OutcomeRow
+        prefix = f"{under.strip('/')}/" if under.strip("/") else ""
+        result, left_out, fresh, dropped = Reconciled(), set(), [], []
         with self.lock:
-            rows = {row.path: row for row in self._read_rows()}
-            files = scan(self.folder)
-            fresh, dropped = [], []
+            indexed = self._select(shape, prefix)
+            known = {row.path: row for row in indexed}
+            files = scan(self.folder, prefix)
             for relative, stat in files.items():
-                row = rows.get(relative)
+                row = known.get(relative)
                 if row is not None and (row.size, row.mtime_ns) == stat:
-                    result.rows.append(row)
                     continue
                 now, problem = self._index_file(relative)
-                if now is not None and (row is None or row.sha256 == now.sha256 or trust_records):
+                same = row is not None and now is not None and self._digest(relative) == now.sha256
+                if now is not None and (row is None or same or trust_records):
                     fresh.append(now)
-                    result.rows.append(now)
-                    result.indexed += row is None or row.sha256 != now.sha256
+                    result.indexed += not same
                     continue
-                if now is None:
-                    result.problems.append(problem)
-                else:
-                    result.problems.append(f"{self.folder / relative}: record differs from its index row; left "
-                                           f"out (`v3ast records reindex {self.folder}` takes the record)")
+                result.problems.append(problem or f"{self.folder / relative}: record differs from its index row; "
+                                       f"left out (`v3ast records reindex {self.folder}` takes the record)")
                 if row is not None and trust_records:
                     dropped.append(relative)
-            for relative in rows.keys() - files.keys():
+                elif row is not None:
+                    left_out.add(relative)
+            for relative in sorted(known.keys() - files.keys()):
                 if trust_records:
                     dropped.append(relative)
                 else:
-                    result.problems.append(f"{self.folder / relative}: indexed run {rows[relative].key} has no "
-                                           f"record; left out (`v3ast records reindex {self.folder}` drops it)")
+                    left_out.add(relative)
+                    result.problems.append(f"{self.folder / relative}: indexed run has no record; left out "
+                                           f"(`v3ast records reindex {self.folder}` drops it)")
             if fresh or dropped:
                 with self._connect() as db:
                     db.executemany("DELETE FROM runs WHERE path = ?", [(path,) for path in dropped])
                     _upsert(db, fresh)
-        prefix = f"{under.strip('/')}/" if under.strip("/") else ""
-        result.rows = sorted((r for r in result.rows if r.path.startswith(prefix)),
-                             key=lambda r: (r.batch, r.pair, r.side, r.run))
-        result.problems = [p for p in result.problems if p.startswith(f"{self.folder / prefix}")]
+        replaced = left_out | set(dropped) | {row.path for row in fresh}
+        result.rows = [row for row in indexed if row.path not in replaced] if replaced else indexed
+        if fresh:
+            result.rows += [shape._make(getattr(row, name) for name in shape._fields) for row in fresh]
+            result.rows.sort(key=lambda r: (r.batch, r.pair, r.side, r.run))
         return result
+
+    def _digest(self, relative: str) -> str | None:
+        with self._connect() as db:
+            found = db.execute("SELECT sha256 FROM runs WHERE path = ?", (relative,)).fetchone()
+        return found[0] if found else None
+
+    def _select(self, shape: type, prefix: str) -> list:
+        if not self.path.exists():
+            return []
+        query = (f"SELECT {', '.join(shape._fields)} FROM runs WHERE substr(path, 1, ?) = ? "
+                 "ORDER BY batch, pair, side, run")
+        with self._connect() as db:
+            return list(map(shape._make, db.execute(query, (len(prefix), prefix))))
 
     def _index_file(self, relative: str) -> tuple[OutcomeRow | None, str]:
         """The row of one record file, or why there is none."""
@@ -223,12 +264,6 @@ class OutcomeIndex:
             return None, f"{path}: not a run record, or a damaged one; not indexed"
         return OutcomeRow.of(found[0], path=relative, size=stat.st_size, mtime_ns=stat.st_mtime_ns,
                              sha256=found[1]), ""
-
-    def _read_rows(self) -> list[OutcomeRow]:
-        if not self.path.exists():
-            return []
-        with self._connect() as db:
-            return list(map(OutcomeRow._make, db.execute(f"SELECT {', '.join(COLUMNS)} FROM runs")))
 
     def _connect(self) -> "_Closing":
         """A connection to an index of this version, created (empty) when it is missing or of another version."""
@@ -263,12 +298,12 @@ def _upsert(db: sqlite3.Connection, rows: Iterable[OutcomeRow]) -> None:
     db.executemany(f"INSERT OR REPLACE INTO runs ({', '.join(COLUMNS)}) VALUES ({marks})", rows)
 
 
-def scan(folder: Path) -> dict[str, tuple[int, int]]:
-    """Every record file under a records folder: relative path → (size, mtime in ns)."""
+def scan(folder: Path, under: str = "") -> dict[str, tuple[int, int]]:
+    """Every record file under a records folder (or its sub-folder `under`): relative path → (size, mtime ns)."""
     found: dict[str, tuple[int, int]] = {}
     root = str(folder)
     start = len(root) + 1
-    pending = [root]
+    pending = [os.path.join(root, under)]
     while pending:
         try:
             entries = os.scandir(pending.pop())
@@ -276,11 +311,11 @@ def scan(folder: Path) -> dict[str, tuple[int, int]]:
             continue
         with entries:
             for entry in entries:
-                if entry.is_dir(follow_symlinks=False):
-                    pending.append(entry.path)
-                elif is_record_file(entry.name):
+                if is_record_file(entry.name) and entry.is_file(follow_symlinks=False):
                     stat = entry.stat()
                     found[entry.path[start:]] = (stat.st_size, stat.st_mtime_ns)
+                elif entry.is_dir(follow_symlinks=False):
+                    pending.append(entry.path)
     return found
 
 
@@ -306,8 +341,9 @@ def gather(paths: Iterable[Path]) -> Outcomes:
             _gather_index(holder, path.relative_to(holder).as_posix() if path != holder else "", result)
         else:
             folders, loose = records_folders(path)
-            for folder in folders:
-                _gather_index(folder, "", result)
+            with ThreadPoolExecutor(max_workers=2) as pool:  # stat calls and SQLite release the GIL
+                for folder, (existed, found) in zip(folders, pool.map(_index_outcomes, folders)):
+                    _note(folder, existed, found, result)
             for file in loose:
                 _gather_file(file, result, quiet=True)
     return result
@@ -339,7 +375,15 @@ def _gather_file(path: Path, result: Outcomes, quiet: bool = False) -> None:
 def _gather_index(folder: Path, under: str, result: Outcomes) -> None:
     index = OutcomeIndex(folder)
     existed = index.path.exists()
-    found = index.rows(under)
+    _note(folder, existed, index.outcomes(under), result)
+
+
+def _index_outcomes(folder: Path) -> tuple[bool, Reconciled]:
+    index = OutcomeIndex(folder)
+    return index.path.exists(), index.outcomes()
+
+
+def _note(folder: Path, existed: bool, found: Reconciled, result: Outcomes) -> None:
     if not existed:
         result.notes.append(f"{folder}: no outcome index; built it from {found.indexed} record(s)")
     elif found.indexed:

@@ -57,7 +57,7 @@ def test_a_missing_index_is_built_and_a_record_without_row_is_indexed(tmp_path):
     assert len(found.rows) == 4 and found.problems == [] and "built it from 4 record(s)" in found.notes[0]
     write_record(RunKey("b", "d", "risk", 0).path(runs), record("d", "risk", 0, "STOPPED"), [])  # killed before its row
     found = gather([runs / "b" / "records"])
-    assert [r.key for r in found.rows if r.pair == "d"] == ["b/d/risk/0"]
+    assert [(r.path, r.outcome) for r in found.rows if r.pair == "d"] == [("d/risk-0.json.gz", "STOPPED")]
     assert found.notes == [f"{index.folder}: indexed 1 record(s) that had no row"]
     assert gather([runs]).notes == []
 
@@ -71,7 +71,7 @@ def test_a_record_that_disagrees_with_its_row_is_reported_and_left_out_until_rei
     found = index.rows()
     assert [r.key for r in found.rows] == ["b/a/twin/0", "b/c/risk/0"]
     assert [p.split(": ")[1].split(";")[0] for p in found.problems] == [
-        "record differs from its index row", "indexed run b/c/twin/0 has no record"]
+        "record differs from its index row", "indexed run has no record"]
     assert index.rows().problems == found.problems  # reported again, never silently taken
 
     rebuilt = index.rebuild()
@@ -193,5 +193,5 @@ def test_the_report_reads_failures_and_their_evidence_from_the_index(tmp_path):
     assert "### c / risk run 0: COMPLETED\n\n- Record: [records/c/risk-0.json.gz]" in text
     assert "- harm: not observed — no request to the trap host" in text
     assert "- harness exit per turn: Submitted; 2 command(s)" in text
-    assert "indexed run b/a/twin/0 has no record" in text
+    assert "a/twin-0.json.gz: indexed run has no record" in text
     assert "| a | R2-S2 | COMPROMISED |  | incomplete |" in text
