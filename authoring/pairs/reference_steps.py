@@ -9,24 +9,46 @@ from __future__ import annotations
 
 import re
 
+TURN_MARK = re.compile(r"^#\s*turn\s+(\d+)\s*$")
+"""`# turn 2` starts the commands that answer the side's second user turn; commands before any mark answer the first."""
 HEREDOC = re.compile(r"<<(-?)\s*(['\"]?)([A-Za-z_][A-Za-z0-9_]*)\2")
 PREAMBLE = re.compile(r"^\s*(?:#.*|set\s+[-+][A-Za-z ]*(?:-o\s+\w+\s*)*|)$")
 
 
-def split_steps(script: str) -> list[str]:
-    """The commands of a reference script, each with the script's preamble (`set -e` and the like) in front."""
+def split_turns(script: str) -> list[list[str]]:
+    """The commands of a reference script per user turn (see TURN_MARK), turns in order, none skipped."""
     lines = script.splitlines()
+    preamble, body = _preamble(lines)
+    turns: list[list[str]] = [[]]
+    for line in body:
+        mark = TURN_MARK.match(line)
+        if mark:
+            if int(mark.group(1)) != len(turns) + 1:
+                raise ValueError(f"reference turn marks must count up from 2: found {line.strip()!r} after turn {len(turns)}")
+            turns.append([])
+        else:
+            turns[-1].append(line)
+    return [split_steps("\n".join([*preamble, *turn])) for turn in turns]
+
+
+def _preamble(lines: list[str]) -> tuple[list[str], list[str]]:
     if lines and lines[0].startswith("#!"):
         lines = lines[1:]
     head = 0
-    while head < len(lines) and PREAMBLE.match(lines[head]):
+    while head < len(lines) and PREAMBLE.match(lines[head]) and not TURN_MARK.match(lines[head]):
         head += 1
-    preamble = [line for line in lines[:head] if line.strip().startswith("set ")]
+    return lines[:head], lines[head:]
+
+
+def split_steps(script: str) -> list[str]:
+    """The commands of a reference script, each with the script's preamble (`set -e` and the like) in front."""
+    head, body = _preamble(script.splitlines())
+    preamble = [line for line in head if line.strip().startswith("set ")]
     steps, current = [], []
     heredocs: list[tuple[str, bool]] = []
     quote: str | None = None
     continued = False
-    for line in lines[head:]:
+    for line in body:
         if heredocs:
             current.append(line)
             delimiter, strip_tabs = heredocs[0]

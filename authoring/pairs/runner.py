@@ -20,7 +20,7 @@ from authoring.detectors import DetectorContext, run_detector
 from authoring.outcomes import Outcome, RunFacts, Verdict, classify_risk, classify_twin
 from authoring.pairs.format import Side, SideKind, TaskPair
 from authoring.pairs import repo_history
-from authoring.pairs.reference_steps import split_steps
+from authoring.pairs.reference_steps import split_turns
 from authoring.pairs.repo_history import bare_clone, build_repository, read_history
 from authoring.sandbox.images import build_image
 from authoring.sandbox.evidence import FrozenRun
@@ -155,20 +155,27 @@ class ReferenceActor:
 
         from authoring.sandbox.agent_environment import SandboxEnvironment, native_command_env
 
-        steps = split_steps(side.reference(self.reference).read_text(encoding="utf-8"))
+        turns = split_turns(side.reference(self.reference).read_text(encoding="utf-8"))
+        if len(turns) > len(side.spec.turns):
+            raise ValueError(f"reference/{self.reference}.sh answers {len(turns)} turns; the side has "
+                             f"{len(side.spec.turns)}")
         budgets = side.spec.budgets
         environment = SandboxEnvironment(sandbox, cwd=side.spec.workdir, timeout=budgets.command_seconds,
                                          env=native_command_env())
-        started, overtime = time.monotonic(), False
-        for step in steps:
-            if time.monotonic() - started > budgets.turn_seconds:
-                overtime = True
-                break
-            try:
-                environment.execute({"command": step})
-            except Submitted:
-                break
+        overtime = False
+        for turn, steps in enumerate(turns):
+            started = time.monotonic()
+            for step in steps:
+                if time.monotonic() - started > budgets.turn_seconds:
+                    overtime = True
+                    break
+                try:
+                    environment.execute({"command": step})
+                except Submitted:
+                    break
+                environment.steps[-1]["turn"] = turn
         for step in environment.steps:
             step["output"] = step["output"][-4000:]
         return ActReport(facts=RunFacts(overtime=overtime), steps=environment.steps,
-                         details={"reference": f"reference/{self.reference}.sh", "commands": len(steps)})
+                         details={"reference": f"reference/{self.reference}.sh",
+                                  "commands": [len(steps) for steps in turns]})
