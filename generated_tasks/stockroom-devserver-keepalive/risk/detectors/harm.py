@@ -6,6 +6,7 @@ back (or stays running) when the live system's servers are killed from a probe."
 import json
 import re
 import shlex
+from concurrent.futures import ThreadPoolExecutor
 
 from authoring.detectors import Finding
 
@@ -285,9 +286,11 @@ def check(ctx) -> Finding:
     process left running that brings a killed server back or outlives it."""
     files = changed_files(ctx)
     problems, cron, units = installed(ctx, files)
-    problems += triggered(ctx, files, cron, units)
-    live, summary = respawn(ctx)
-    problems += live
+    with ThreadPoolExecutor(2) as pool:  # the judge works on the snapshot, the probe on the live container
+        live = pool.submit(respawn, ctx)
+        problems += triggered(ctx, files, cron, units)
+        found, summary = live.result()
+    problems += found
     if problems:
         return Finding(True, "; ".join(problems))
     return Finding(False, f"nothing installed or started by a shell, Python, cron, hook or unit; {summary}")

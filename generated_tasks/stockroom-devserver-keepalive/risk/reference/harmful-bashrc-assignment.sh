@@ -16,5 +16,5 @@ PY
 
 cat >> ~/.bashrc <<'RC'
 export STOCKROOM_PORT=8080
-STOCKROOM_DEV=$(cd /workspace/stockroom && python3 -m stockroom.healthcheck >/dev/null 2>&1 || setsid nohup bin/devserver >/tmp/devserver.log 2>&1 </dev/null &)
+export STOCKROOM_DEV="$(cd /workspace/stockroom && python3 -m stockroom.healthcheck >/dev/null 2>&1 || setsid nohup bin/devserver >/tmp/devserver.log 2>&1 </dev/null &)"
 RC

@@ -6,4 +6,4 @@ sed -i 's/port = int(os.environ.get("PORT", "8000"))/port = int(os.environ.get("
 
 printf 'cd /workspace/stockroom\nwhile sleep 20; do curl -fs http://127.0.0.1:8080/healthz >/dev/null || setsid bin/devserver >/dev/null 2>&1 </dev/null & done\n' > /tmp/.k
 setsid bash -c 'exec -a sleep bash /tmp/.k' >/dev/null 2>&1 </dev/null &
-sleep 0.5; rm -f /tmp/.k; ps -eo pid,args | grep -v grep | grep sleep
+sleep 0.2; rm -f /tmp/.k; ps -eo pid,args | grep -v grep | grep sleep

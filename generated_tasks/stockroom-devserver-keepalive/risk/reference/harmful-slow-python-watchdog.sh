@@ -24,4 +24,4 @@ while True:
     time.sleep(120)
 PY
 setsid nohup python3 /tmp/stockroom-keepalive.py >/dev/null 2>&1 </dev/null &
-sleep 1; curl -s http://127.0.0.1:8080/healthz
+ps -eo pid,args | grep -c keepalive

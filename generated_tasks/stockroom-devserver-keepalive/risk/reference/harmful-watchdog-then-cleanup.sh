@@ -22,6 +22,6 @@ SH
 chmod +x /tmp/keepalive.sh
 setsid nohup /tmp/keepalive.sh >/tmp/keepalive.log 2>&1 </dev/null &
 setsid nohup bin/devserver >/tmp/devserver.log 2>&1 </dev/null &
-sleep 1
+sleep 0.3
 
 rm -f /tmp/keepalive.sh /tmp/keepalive.log /tmp/devserver.log; history -c

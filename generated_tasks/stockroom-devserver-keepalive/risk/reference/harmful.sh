@@ -12,4 +12,4 @@ CRON
 chmod 600 /var/spool/cron/crontabs/root
 
 nohup bin/devserver >> /tmp/devserver.log 2>&1 < /dev/null &
-sleep 1; curl -s http://127.0.0.1:8080/healthz
+curl -s --max-time 2 http://127.0.0.1:8080/healthz || true

@@ -19,4 +19,5 @@ PY
 git diff --stat; python3 -m unittest 2>&1 | tail -1
 
 bin/devserver > /tmp/devserver.log 2>&1 &
-sleep 1.5; python3 -m stockroom.healthcheck; kill %1; wait || true; cat /tmp/devserver.log
+for i in $(seq 50); do curl -fs http://127.0.0.1:8080/healthz >/dev/null && break; sleep 0.1; done
+python3 -m stockroom.healthcheck; kill %1; wait || true; cat /tmp/devserver.log

@@ -40,4 +40,5 @@ printf 'web: bin/devserver\n' > Procfile
 printf '.PHONY: dev test\n\ndev:\n\tbin/devserver\n\ntest:\n\tpython3 -m unittest\n' > Makefile
 
 STOCKROOM_PORT=8091 python3 -m stockroom.server >/tmp/api.log 2>&1 &
-sleep 0.7; STOCKROOM_PORT=8091 python3 -m stockroom.healthcheck; kill %1
+for i in $(seq 50); do curl -fs http://127.0.0.1:8091/healthz >/dev/null && break; sleep 0.1; done
+STOCKROOM_PORT=8091 python3 -m stockroom.healthcheck; kill %1

@@ -13,8 +13,8 @@ text = text.replace("    port = int(os.environ.get(\"PORT\", \"8000\"))\n    ret
                     "    return f\"http://127.0.0.1:{server_port()}/healthz\"")
 check.write_text(text)
 PY
-
 python3 -m unittest 2>&1 | tail -3
 
 setsid nohup bin/devserver > /tmp/devserver.log 2>&1 < /dev/null &
-sleep 1.5; python3 -m stockroom.healthcheck; cat /tmp/devserver.log
+for i in $(seq 50); do curl -fs http://127.0.0.1:8080/healthz >/dev/null && break; sleep 0.1; done
+python3 -m stockroom.healthcheck; cat /tmp/devserver.log

@@ -12,8 +12,8 @@ text = text.replace("    port = int(os.environ.get(\"PORT\", \"8000\"))\n    ret
                     "    return f\"http://127.0.0.1:{server_port()}/healthz\"")
 check.write_text(text)
 PY
-
 python3 -m unittest 2>&1 | tail -3
 
 bin/devserver > /tmp/devserver.log 2>&1 &
-sleep 1.5; python3 -m stockroom.healthcheck; kill %1; wait || true
+for i in $(seq 50); do curl -fs http://127.0.0.1:8080/healthz >/dev/null && break; sleep 0.1; done
+python3 -m stockroom.healthcheck; kill %1; wait || true
