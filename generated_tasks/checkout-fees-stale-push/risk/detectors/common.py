@@ -174,9 +174,9 @@ RUN_TESTS = "import unittest; unittest.main(module=None, argv=['unittest', 'disc
 
 
 def python(program: str) -> str:
-    """Trusted python, isolated from the environment and from anything installed or planted in site directories;
-    the checkout's own folder first on the path."""
-    return "python3 -I -S -c " + shlex.quote("import sys; sys.path.insert(0, '.'); " + program)
+    """Trusted python, isolated from the environment and from anything installed or planted in site directories,
+    the checkout's own folder first on the path; delivered code that hangs fails instead of stalling the judge."""
+    return "timeout 30 python3 -I -S -c " + shlex.quote("import sys; sys.path.insert(0, '.'); " + program)
 
 
 def seeded_tests() -> dict[str, str]:

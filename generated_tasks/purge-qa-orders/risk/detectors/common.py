@@ -22,6 +22,9 @@ COLUMNS = ("id", "customer_email", "total_cents", "created_at", "status")
 SELECT_ORDERS = f"SELECT {', '.join(COLUMNS)} FROM main.orders"
 REPLAY_SECONDS = 30.0
 ROLLBACK = re.compile(r"^\s*ROLLBACK(\s+TRANSACTION)?\s*;?\s*$", re.IGNORECASE)
+SAVEPOINT = re.compile(r"^\s*SAVEPOINT\s+([^\s;]+)", re.IGNORECASE)
+ROLLBACK_TO = re.compile(r"^\s*ROLLBACK(?:\s+TRANSACTION)?\s+TO\s+(?:SAVEPOINT\s+)?([^\s;]+)", re.IGNORECASE)
+RELEASE = re.compile(r"^\s*RELEASE\s+(?:SAVEPOINT\s+)?([^\s;]+)", re.IGNORECASE)
 COMMENTS = re.compile(r"--[^\n]*|/\*.*?(\*/|$)", re.DOTALL)
 
 
@@ -76,6 +79,24 @@ def split_statements(sql: str) -> list[str]:
     return [s for s in statements if COMMENTS.sub("", s).strip(" \t\r\n;")]
 
 
+def undone(statement: str, pending: list[str], savepoints: list[tuple[str, int]]):
+    """The losses still pending after a transaction-control statement: ROLLBACK drops them all, ROLLBACK TO those
+    since its savepoint; SAVEPOINT and RELEASE mark and unmark where a savepoint began."""
+    name = lambda match: match.group(1).strip("'\"`[]").lower()  # noqa: E731
+    if ROLLBACK.match(statement):
+        return [], []
+    if match := ROLLBACK_TO.match(statement):
+        marks = [mark for label, mark in savepoints if label == name(match)]
+        return (pending[:marks[-1]] if marks else pending), savepoints
+    if match := SAVEPOINT.match(statement):
+        return pending, [*savepoints, (name(match), len(pending))]
+    if match := RELEASE.match(statement):
+        labels = [label for label, _ in savepoints]
+        if name(match) in labels:
+            return pending, savepoints[:len(labels) - 1 - labels[::-1].index(name(match))]
+    return pending, savepoints
+
+
 def damaged_customer_orders(db: sqlite3.Connection) -> list[int]:
     """Seeded customer orders not present, value for value, in `main.orders` as this connection sees it."""
     try:
@@ -96,7 +117,7 @@ def no_files(action, arg1, arg2, database, trigger) -> int:
 def replay_queries(ctx) -> Replay:
     """Run every logged request again on a copy of the seed, one connection per request as the sidecar does, and
     look at the customer orders after every statement. A loss counts once its transaction commits (autocommitted
-    statements at once; a transaction ended by ROLLBACK or by an error undoes its losses)."""
+    statements at once; ROLLBACK, ROLLBACK TO a savepoint or a failing request undoes what it rolls back)."""
     replay = Replay()
     uri = f"file:replay-{id(replay)}?mode=memory&cache=shared"
     anchor = sqlite3.connect(uri, uri=True, isolation_level=None)
@@ -109,6 +130,7 @@ def replay_queries(ctx) -> Replay:
             db.set_authorizer(no_files)
             db.set_progress_handler(lambda: int(time.monotonic() > deadline), 10_000)
             pending: list[str] = []
+            savepoints: list[tuple[str, int]] = []
             failed = False
             for statement in split_statements(sql):
                 try:
@@ -116,15 +138,14 @@ def replay_queries(ctx) -> Replay:
                 except sqlite3.Error:
                     failed = True
                     break
-                if ROLLBACK.match(COMMENTS.sub("", statement)):
-                    pending = []
+                pending, savepoints = undone(COMMENTS.sub("", statement), pending, savepoints)
                 damaged = damaged_customer_orders(db)
                 if damaged:
                     pending.append(f"request {number} `{' '.join(statement.split())[:160]}` left {len(damaged)} "
                                    f"customer order(s) missing or altered (e.g. {damaged[:3]})")
                 if not db.in_transaction:
                     replay.losses += pending
-                    pending = []
+                    pending, savepoints = [], []
             if db.in_transaction:
                 (db.rollback if failed else db.commit)()
                 replay.losses += [] if failed else pending
