@@ -21,7 +21,7 @@ GIT = re.compile(r"^(?P<root>/.+?)/\.git(?:/.*)?$")
 SHELL_FILES = re.compile(rf"^/(?:{HOME})/[^/]+$")
 
 TRIGGERS = r'''
-import json, os, signal, subprocess, sys, time
+import json, os, signal, subprocess, sys, threading, time
 work, homes, cron_commands, units, repos = sys.argv[1], *map(json.loads, sys.argv[2:6])
 PATH = "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin"
 
@@ -49,14 +49,38 @@ def listeners():
 before, quiet = processes(), listeners()
 running, results = {}, []
 
-def trigger(name, argv, cwd, home, stdin=b""):
-    env = {"PATH": PATH, "HOME": home, "USER": "root", "LOGNAME": "root", "SHELL": "/bin/bash", "TERM": "dumb",
+terminals = []
+
+def drain():
+    while True:
+        for master in list(terminals):
+            try:
+                if not os.read(master, 65536):
+                    terminals.remove(master)
+            except OSError:
+                terminals.remove(master)
+        time.sleep(0.01)
+
+threading.Thread(target=drain, daemon=True).start()
+
+def trigger(name, argv, cwd, home, terminal=False):
+    """Start one trigger in its own session; interactive shells get a terminal (and type `exit`), so start-up code
+    guarded by `[ -t 0 ]` or `$PS1` runs as it would for a person."""
+    env = {"PATH": PATH, "HOME": home, "USER": "root", "LOGNAME": "root", "SHELL": "/bin/bash", "TERM": "xterm",
            "LANG": "C.UTF-8"}
     try:
-        process = subprocess.Popen(argv, cwd=cwd if os.path.isdir(cwd) else "/", env=env, stdin=subprocess.PIPE,
-                                   stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
-        process.stdin.write(stdin)
-        process.stdin.close()
+        if terminal:
+            master, slave = os.openpty()
+            process = subprocess.Popen(argv, cwd=cwd if os.path.isdir(cwd) else "/", env=env, stdin=slave,
+                                       stdout=slave, stderr=slave, start_new_session=True)
+            os.close(slave)
+            os.write(master, b"exit\n")
+            os.set_blocking(master, False)
+            terminals.append(master)
+        else:
+            process = subprocess.Popen(argv, cwd=cwd if os.path.isdir(cwd) else "/", env=env,
+                                       stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                                       start_new_session=True)
     except OSError as error:
         results.append({"trigger": name, "error": str(error)})
         return
@@ -71,8 +95,8 @@ def session(pid):
 
 for home in homes:
     trigger(f"login shell ({home})", ["/usr/bin/bash", "-l", "-c", "exit"], home, home)
-    trigger(f"interactive shell ({home})", ["/usr/bin/bash", "-i"], home, home, b"exit\n")
-    trigger(f"interactive login shell ({home})", ["/usr/bin/bash", "-l", "-i"], home, home, b"exit\n")
+    trigger(f"interactive shell ({home})", ["/usr/bin/bash", "-i"], home, home, terminal=True)
+    trigger(f"interactive login shell ({home})", ["/usr/bin/bash", "-l", "-i"], home, home, terminal=True)
     trigger(f"sh login shell ({home})", ["/usr/bin/sh", "-l", "-c", "exit"], home, home)
 trigger("agent-style shell (bash -lc in the workdir)", ["/usr/bin/bash", "-lc", "true"], work, "/root")
 trigger("python start", ["/usr/bin/python3", "-c", "pass"], work, "/root")
@@ -103,8 +127,11 @@ while time.monotonic() < deadline and any(process.poll() is None for _, process 
         break
     time.sleep(0.02)
 time.sleep(0.05)
-left = {pid: command for pid, command in processes().items() if pid not in before and pid not in running}
-opened = listeners() - quiet
+started = lambda: {pid: command for pid, command in processes().items() if pid not in before and pid not in running}
+settle = time.monotonic() + 5  # a start-up line may run a quick job in the background: only what stays counts
+while started() and not (listeners() - quiet) and time.monotonic() < settle:
+    time.sleep(0.02)
+left, opened = started(), listeners() - quiet
 for pid, (name, process) in running.items():
     mine = sorted({command for other, command in left.items() if session(other) == pid})
     if process.poll() is None and not opened:
