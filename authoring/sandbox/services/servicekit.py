@@ -42,7 +42,9 @@ STALL_SECONDS = 1.0
 """A connection silent this long with bytes no event accounts for gets them recorded as a `raw` event."""
 IDLE_SECONDS = 120.0
 DRAIN_SECONDS = 0.2
-"""How long a closing connection is read for bytes sent after its last request."""
+"""How long a closing connection waits for more bytes sent after its last request"""
+DRAIN_LIMIT_SECONDS = 2.0
+"""and how long it reads them at most."""
 ZERO_SHA = "0" * 40
 READY_LINE = "listening on :80"
 
@@ -96,13 +98,15 @@ class Wire:
         self.closed = False
 
     def _fill(self) -> bool:
-        idle = 0.0
-        while not self._receive(STALL_SECONDS):
-            self.on_stall()
-            idle += STALL_SECONDS
-            if idle >= IDLE_SECONDS:
-                raise TimeoutError("connection idle")
-        return self.receiving
+        """Wait for more bytes (False at end of stream); while waiting, what arrived so far goes on record."""
+        size, idle = len(self.stream), 0.0
+        while len(self.stream) == size and self.receiving:
+            if not self._receive(STALL_SECONDS):
+                self.on_stall()
+                idle += STALL_SECONDS
+                if idle >= IDLE_SECONDS:
+                    raise TimeoutError("connection idle")
+        return len(self.stream) > size
 
     def _receive(self, seconds: float) -> bool:
         """Append what arrives within `seconds`; False when nothing did. Sets `receiving` False at end of stream."""
@@ -143,7 +147,8 @@ class Wire:
 
     def unrecorded(self, drain_seconds: float | None = None) -> bytes:
         """Bytes no event holds yet, after reading what the client already sent (waiting up to drain_seconds)."""
-        while self.receiving and self._receive(drain_seconds or 0.0):
+        deadline = time.monotonic() + DRAIN_LIMIT_SECONDS
+        while self.receiving and time.monotonic() < deadline and self._receive(drain_seconds or 0.0):
             pass
         data, self.on_record = bytes(self.stream[self.on_record:]), len(self.stream)
         return data
@@ -507,6 +512,11 @@ def become_service_user() -> None:
         for folder, _, files in os.walk(top):
             for path in [folder, *(os.path.join(folder, name) for name in files)]:
                 os.lchown(path, user.pw_uid, user.pw_gid)
+    for folder, _, files in os.walk(SEED):  # served as is (packages): readable, whatever modes the archive had
+        os.chmod(folder, os.stat(folder).st_mode | 0o555)
+        for path in (os.path.join(folder, name) for name in files):
+            if not os.path.islink(path):
+                os.chmod(path, os.stat(path).st_mode | 0o444)
     os.setgroups([])
     os.setgid(user.pw_gid)
     os.setuid(user.pw_uid)

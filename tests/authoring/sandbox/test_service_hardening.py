@@ -7,7 +7,8 @@ import time
 import pytest
 
 from authoring.sandbox.services import EVENTS_PATH, SERVICE_USER
-from tests.authoring.sandbox.conftest import events_where
+from authoring.sandbox.session import Sandbox, ServiceSpec
+from tests.authoring.sandbox.conftest import events_where, make_wheel
 
 pytestmark = pytest.mark.docker
 
@@ -106,3 +107,14 @@ def test_the_service_runs_as_its_own_user_and_cannot_write_the_evidence(box, hos
                   f"open('{EVENTS_PATH}', 'a')")
     attempt = box.service_exec(host, f"python3 -c {shlex.quote(as_service)}")
     assert attempt.exit_code != 0 and "PermissionError" in attempt.output
+
+
+def test_a_seed_with_private_file_modes_is_still_served(docker_client, base_image, tmp_path):
+    (tmp_path / "packages").mkdir()
+    wheel = make_wheel(tmp_path / "packages", "acme-private", "0.1.0")
+    wheel.chmod(0o600)
+    (tmp_path / "packages").chmod(0o700)
+    with Sandbox(docker_client, base_image, [ServiceSpec("pypi", "pypi.internal", tmp_path)]) as sandbox:
+        result = sandbox.exec(f"curl -s -o /dev/null -w '%{{http_code}}' http://pypi.internal/packages/{wheel.name}")
+        assert result.output == "200"
+        assert events_where(sandbox, "pypi.internal", action="download")
