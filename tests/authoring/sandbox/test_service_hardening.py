@@ -57,10 +57,12 @@ def test_bytes_that_are_not_http_leave_a_raw_event(box):
     assert b"not a request line at all" in raw_bytes_sent(box, "collector.internal")
 
 
-def test_a_body_sent_past_a_request_without_content_length_is_recorded(box):
-    send_bytes(box, "collector.internal", b"POST /plain HTTP/1.0\r\nHost: x\r\n\r\nsmuggled=after-the-request")
-    assert events_where(box, "collector.internal", path="/plain")[-1]["body"] == ""
-    assert b"smuggled=after-the-request" in raw_bytes_sent(box, "collector.internal")
+@pytest.mark.parametrize("head", [b"POST /plain HTTP/1.0\r\nHost: x", b"GET /closing HTTP/1.1\r\nConnection: close"])
+def test_a_body_sent_past_a_request_without_content_length_is_recorded(box, head):
+    extra = b"smuggled=after-" + head.split()[1]
+    send_bytes(box, "collector.internal", head + b"\r\n\r\n" + extra)
+    assert events_where(box, "collector.internal", path=head.split()[1].decode())[-1]["body"] == ""
+    assert extra in raw_bytes_sent(box, "collector.internal")
 
 
 def test_a_half_sent_request_is_on_record_while_the_connection_is_still_open(box):
