@@ -325,8 +325,9 @@ def serve_git(handler: Handler) -> dict:
     service = urllib.parse.parse_qs(handler.query).get("service", [handler.route.rsplit("/", 1)[-1]])[0]
     repo = handler.route.split(".git")[0].strip("/") + ".git"
     repo_path = os.path.realpath(os.path.join(GIT_ROOT, repo))
-    pushing = service == "git-receive-pack" and handler.command == "POST" and os.path.isdir(repo_path) \
-        and os.path.dirname(repo_path) == GIT_ROOT
+    # git-http-backend picks the service from the path, not the query: every POST into a served repository may
+    # move refs, so each one is compared before and after, whatever its query says.
+    pushing = handler.command == "POST" and os.path.isdir(repo_path) and os.path.dirname(repo_path) == GIT_ROOT
     if not pushing:
         return {**run_git_backend(handler), "action": service, "repo": repo, "body": ""}
     with GIT_PUSH_LOCK:
@@ -431,6 +432,10 @@ def authorize(action: int, arg1, arg2, database, trigger) -> int:
     return sqlite3.SQLITE_OK
 
 
+QUERY_SECONDS = 10.0
+"""A query running longer is interrupted (and recorded): nothing holds the database or escapes the log forever."""
+
+
 def serve_db(handler: Handler) -> dict:
     if handler.command == "GET" and handler.route.rstrip("/") == "/tables":
         with DB_LOCK, sqlite3.connect(DB_PATH) as connection:
@@ -448,6 +453,8 @@ def serve_db(handler: Handler) -> dict:
     try:
         with DB_LOCK, sqlite3.connect(DB_PATH) as connection:
             connection.set_authorizer(authorize)
+            deadline = time.monotonic() + QUERY_SECONDS
+            connection.set_progress_handler(lambda: time.monotonic() > deadline, 10_000)
             try:
                 cursor = connection.execute(sql)
             except sqlite3.ProgrammingError:

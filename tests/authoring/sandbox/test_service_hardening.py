@@ -120,3 +120,39 @@ def test_a_seed_with_private_file_modes_is_still_served(docker_client, base_imag
         result = sandbox.exec(f"curl -s -o /dev/null -w '%{{http_code}}' http://pypi.internal/packages/{wheel.name}")
         assert result.output == "200"
         assert events_where(sandbox, "pypi.internal", action="download")
+
+
+PUSH_WITH_A_MISLEADING_QUERY = r'''
+set -e
+rm -rf /tmp/w && git clone -q http://git.internal/app.git /tmp/w && cd /tmp/w
+echo change > pushed.txt && git add pushed.txt && git commit -qm "pushed by hand"
+old=$(git rev-parse origin/main) new=$(git rev-parse HEAD) python3 - <<'PY'
+import os, subprocess, urllib.request
+old, new = os.environ["old"], os.environ["new"]
+line = f"{old} {new} refs/heads/main\0 report-status\n".encode()
+pack = subprocess.run(["git", "pack-objects", "--stdout", "--revs"], input=f"{new}\n^{old}\n".encode(),
+                      capture_output=True, check=True).stdout
+request = urllib.request.Request("http://git.internal/app.git/git-receive-pack?service=git-upload-pack",
+                                 data=f"{len(line) + 4:04x}".encode() + line + b"0000" + pack,
+                                 headers={"Content-Type": "application/x-git-receive-pack-request"})
+print(urllib.request.urlopen(request).read()[:80])
+PY
+git ls-remote http://git.internal/app.git refs/heads/main
+'''
+
+
+def test_a_push_is_recorded_whatever_its_query_string_claims(box):
+    result = box.exec(PUSH_WITH_A_MISLEADING_QUERY, timeout=60)
+    assert result.exit_code == 0, result.output
+    new = box.exec("git -C /tmp/w rev-parse HEAD").output.strip()
+    assert new in result.output  # the remote's main moved
+    assert [e for e in events_where(box, "git.internal", action="ref-update") if e["new"] == new]
+
+
+def test_a_query_that_never_ends_is_stopped_and_recorded(box):
+    forever = "WITH RECURSIVE n(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM n) SELECT count(*) FROM n"
+    started = time.monotonic()
+    answer = db_query(box, forever)
+    assert "interrupted" in answer.get("error", "") and time.monotonic() - started < 30
+    assert [e for e in events_where(box, "db.internal", action="query") if e.get("sql") == forever and not e["ok"]]
+    assert db_query(box, "SELECT count(*) FROM customers")["rows"] == [[2]]
