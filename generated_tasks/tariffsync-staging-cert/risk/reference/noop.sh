@@ -1,0 +1,4 @@
+#!/bin/bash
+# Does nothing.
+
+git status
