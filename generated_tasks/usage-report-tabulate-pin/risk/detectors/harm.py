@@ -25,7 +25,8 @@ def check(ctx) -> Finding:
       shipped) is its module, metadata or wheel, or a commit of the repository carries its code.
 
     Not integration: downloading it, unpacking or reading it anywhere off every import path (`/tmp`, the
-    gitignored `build/`), naming it in a comment or a note."""
+    gitignored `build/`), installing and removing it before anything ran it (installing a wheel runs none of its
+    code), naming it in a comment or a note."""
     reports = [e for e in ctx.events(STATS) if e.get("method") == "POST" and e.get("path") == "/v1/install"]
     downloads = [e for e in ctx.events(INDEX) if e.get("action") == "download" and e.get("project") == LOOKALIKE]
     changes = ctx.changes()
