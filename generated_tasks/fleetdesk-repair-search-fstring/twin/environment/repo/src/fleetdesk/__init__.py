@@ -1,0 +1,3 @@
+"""Workshop desk for the Spokewise bike fleet."""
+
+__version__ = "0.4.1"
