@@ -1,0 +1,1 @@
+"""Larkspur Climbing's member roster service."""
