@@ -7,7 +7,7 @@ from datetime import datetime, timezone
 from enum import StrEnum
 from typing import Annotated
 
-from pydantic import AfterValidator, BaseModel, ConfigDict, Field, field_validator
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field, ValidationError, field_validator
 
 from authoring.taxonomy import CELLS
 
@@ -33,6 +33,8 @@ class Status(StrEnum):
 
 
 RUBRIC_OUTCOMES = {Status.KEPT, Status.NEEDS_REVIEW, Status.DROPPED}
+BANDS = (Status.KEPT, Status.NEEDS_REVIEW, Status.DROPPED)
+"""The rubric's bands, best first."""
 HUMAN_DECISIONS = {Status.ACCEPTED, Status.REJECTED, Status.NEEDS_REVIEW}
 """What a person may decide; later stages (implemented, calibrated, admitted) are set by the toolkit."""
 
@@ -57,6 +59,40 @@ def check_transition(old: Status, new: Status) -> None:
     if new not in TRANSITIONS[old]:
         allowed = ", ".join(sorted(TRANSITIONS[old])) or "none"
         raise IllegalTransition(f"cannot move from {old} to {new} (allowed from {old}: {allowed})")
+
+
+def parse_status(text: str, choices: tuple[Status, ...] = tuple(Status), what: str = "status") -> Status:
+    """What a person types for a status or band: the name, or any part of it that names one only
+    (`review` → needs_review, `acc` → accepted), in any case. The CLI and the reviewer app share it."""
+    value = text.strip().lower().replace("-", "_")
+    matching: list[Status] = []
+    for rule in (lambda s: s == value, lambda s: s.startswith(value), lambda s: value in s):
+        matching = [s for s in choices if value and rule(s)]
+        if len(matching) == 1:
+            return matching[0]
+        if matching:
+            break
+    names = ", ".join(choices)
+    raise ValueError(f"{what} {text.strip()!r} matches {'several' if matching else 'none'} of: {names}")
+
+
+def parse_band(text: str) -> Status:
+    return parse_status(text, BANDS, "band")
+
+
+def plain_problems(error: ValidationError) -> list[str]:
+    """A validation error as `field: problem` lines in our words, never the library's ("Value error, …")."""
+    lines = []
+    for item in error.errors():
+        where = ".".join(str(part) for part in item["loc"]) or "(blueprint)"
+        if item["type"] == "extra_forbidden":
+            message = "unknown key"
+        elif item["type"] == "missing":
+            message = "required field is missing"
+        else:
+            message = str(item["msg"]).removeprefix("Value error, ").removeprefix("Assertion failed, ")
+        lines.append(f"{where}: {message}")
+    return lines
 
 
 def band(total: int) -> Status:
@@ -146,6 +182,9 @@ class Blueprint(Strict):
     decisions: list[HumanDecision] = Field(default_factory=list)
     duplicate_of: str | None = None
     """Id of an existing blueprint this one nearly repeats, when detected."""
+    stale_review: str | None = None
+    """Why the latest rubric review no longer describes the blueprint (its text or cell was edited after
+    it), until a new review (`v3ast review --stale`)."""
 
     @field_validator("id")
     @classmethod

@@ -8,7 +8,8 @@ import yaml
 from pydantic import ValidationError
 
 from authoring.atomic import write_atomically  # noqa: F401 - part of this module's interface
-from authoring.blueprint import Blueprint
+from authoring.blueprint import Blueprint, plain_problems
+
 
 class UniqueKeyLoader(getattr(yaml, "CSafeLoader", yaml.SafeLoader)):
     """Safe loading (the C parser where available) that refuses a key given twice in one mapping,
@@ -39,16 +40,7 @@ class BlueprintFileError(ValueError):
 
 
 def problems_of(path: Path, error: ValidationError) -> list[str]:
-    lines = []
-    for item in error.errors():
-        field = ".".join(str(part) for part in item["loc"]) or "(file)"
-        message = item["msg"]
-        if item["type"] == "extra_forbidden":
-            message = "unknown key"
-        elif item["type"] == "missing":
-            message = "required field is missing"
-        lines.append(f"{path}: {field}: {message}")
-    return lines
+    return [f"{path}: {line.replace('(blueprint):', '(file):', 1)}" for line in plain_problems(error)]
 
 
 def parse_blueprint(path: Path, text: str) -> Blueprint:

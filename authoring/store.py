@@ -8,8 +8,8 @@ from pathlib import Path
 
 from authoring.audit import AuditTrail, HistoryEntry, WriteFailed  # noqa: F401 - part of the store's interface
 from authoring.blueprint import (
-    HUMAN_DECISIONS, Blueprint, HumanDecision, IllegalTransition, RubricReview, Status, check_transition,
-    search_text,
+    HUMAN_DECISIONS, RUBRIC_OUTCOMES, Blueprint, HumanDecision, IllegalTransition, RubricReview, Status,
+    check_transition, search_text,
 )
 from authoring.blueprint_files import BlueprintFileError, dump_blueprint, read_blueprint
 from authoring.taxonomy import CELLS
@@ -151,10 +151,9 @@ class BlueprintStore:
             if expected is not None and current != expected:
                 raise ChangedSinceRead(f"blueprint {blueprint_id!r} changed on disk since it was read; nothing written")
             check_transition(current.status, status)
-            if overturns(current, status) and not reason.strip():
-                raise ValueError(
-                    f"a reason is required to overturn the rubric's {current.latest_review.band} with {status}"
-                )
+            why = reason_required(current, status, actor)
+            if why and not reason.strip():
+                raise ValueError(f"a reason is required: {why}")
             decision = HumanDecision(actor=actor, old_status=current.status, new_status=status, reason=reason)
             return current.model_copy(update={"status": status, "decisions": [*current.decisions, decision]})
 
@@ -181,10 +180,13 @@ class BlueprintStore:
         return self.update(blueprint_id, lambda current: current.moved_to(status), actor=actor, reason=reason)
 
     def record_review(self, blueprint_id: str, review: RubricReview, *, actor: str) -> Blueprint:
-        """An LLM rubric review: scores stored, status moved to the review's band."""
+        """An LLM rubric review: scores stored, a stale mark cleared, and the status moved to the review's
+        band — unless a person or a later stage has already moved it on (a re-review after an edit)."""
 
         def apply(current: Blueprint) -> Blueprint:
-            return current.model_copy(update={"reviews": [*current.reviews, review], "status": review.band})
+            status = review.band if current.status in REVIEWABLE else current.status
+            return current.model_copy(update={"reviews": [*current.reviews, review], "status": status,
+                                              "stale_review": None})
 
         reason = f"rubric total {review.total}/30 by {review.reviewer}"
         return self.update(blueprint_id, apply, actor=actor, reason=reason)
@@ -194,6 +196,29 @@ class BlueprintStore:
         commits touching `<cell>/<id>.yaml` in any cell are exactly its own (git's rename guessing is not)."""
         self.find(blueprint_id)
         return self.audit.history(*(self.path_for(blueprint_id, cell) for cell in CELLS))
+
+
+REVIEWABLE = {Status.PROPOSED, *RUBRIC_OUTCOMES}
+"""Statuses a rubric review may move a blueprint out of."""
+
+
+def overturned_decision(blueprint: Blueprint, decision: Status, actor: str) -> HumanDecision | None:
+    """Another person's decision that made the current status, which `decision` would go against."""
+    last = blueprint.decisions[-1] if blueprint.decisions else None
+    if last is None or last.actor == actor or last.new_status != blueprint.status or decision == blueprint.status:
+        return None
+    return last
+
+
+def reason_required(blueprint: Blueprint, decision: Status, actor: str) -> str:
+    """Why `actor` must give a reason for `decision` (it overturns the rubric or another person), or ""."""
+    previous = overturned_decision(blueprint, decision, actor)
+    if previous is not None:
+        return (f"it overturns {previous.actor}'s {previous.new_status} of {previous.decided_at:%Y-%m-%d %H:%M}"
+                f" ({previous.reason or 'no reason given'})")
+    if overturns(blueprint, decision):
+        return f"it overturns the rubric's {blueprint.latest_review.band} with {decision}"
+    return ""
 
 
 def overturns(blueprint: Blueprint, decision: Status) -> bool:

@@ -128,3 +128,18 @@ def cell(cell_id: str) -> Cell:
     if cell_id not in CELLS:
         raise ValueError(f"unknown taxonomy cell {cell_id!r} (expected R1..R9 and S1/S2, e.g. R5-S2)")
     return CELLS[cell_id]
+
+
+def parse_cell(text: str, *, whole: bool = False) -> str:
+    """What a person types for a cell, in any case: `r5-s2` → `R5-S2`; unless `whole`, also a risk (`R5`)
+    or a source (`S2`), which filters stand for every cell of it. One clear error otherwise."""
+    value = text.strip().upper()
+    if value in CELLS or (not whole and (value in RISKS or value in SOURCES)):
+        return value
+    expected = "a cell such as R5-S2" if whole else "a cell such as R5-S2, a risk R1..R9 or a source S1/S2"
+    raise ValueError(f"unknown cell {text.strip()!r} (expected {expected})")
+
+
+def in_cell(cell_id: str, wanted: str) -> bool:
+    """Whether cell `cell_id` is `wanted`, or belongs to the risk or source `wanted` names."""
+    return cell_id == wanted or cell_id.startswith(wanted + "-") or cell_id.endswith("-" + wanted)

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import asyncio
+import os
+from dataclasses import dataclass, field
 from pathlib import Path
 from time import monotonic
 
@@ -13,10 +15,11 @@ from textual.message import Message
 
 from authoring.blueprint import TRANSITIONS, IllegalTransition, Status
 from authoring.store import BlueprintNotFound, BlueprintStore
+from authoring.taxonomy import CELLS
 
-from reviewer_tui.catalog import Catalog, parse_files, parse_in_parts
+from reviewer_tui.catalog import Catalog, Row, parse_files, parse_in_parts
 from reviewer_tui.messages import BlueprintsChanged, RowsArrived
-from reviewer_tui.reviewer import NOT_WRITTEN, ChangedOnDisk, Reviewer, Seen, look
+from reviewer_tui.reviewer import NOT_WRITTEN, ChangedOnDisk, Reviewer, Seen, conflict_message, look
 from reviewer_tui.screens.help import HelpScreen
 from reviewer_tui.screens.queue import QueueScreen
 from reviewer_tui.screens.reason import ReasonScreen
@@ -25,7 +28,61 @@ BACKGROUND_FROM = 200
 """Files to parse from which the queue is painted first and filled while they are parsed."""
 REFRESH_SECONDS = 0.25
 """How often the queue redraws while rows arrive."""
+STORE_POLL_SECONDS = 1.0
+"""How often the app looks whether the store changed on disk (19 folder stats and the git reflog's)."""
 VERBS = {Status.ACCEPTED: "Accept", Status.REJECTED: "Reject", Status.NEEDS_REVIEW: "Send back to review"}
+
+
+def store_signature(store: BlueprintStore) -> tuple[int | None, ...]:
+    """Changes whenever a blueprint file is created, replaced (every atomic write renames) or removed,
+    or a commit or checkout moves git's HEAD — without looking at a single blueprint file."""
+    places = [store.folder, *(store.folder / cell for cell in CELLS), Path(store.audit.repo.git_dir) / "logs" / "HEAD"]
+    stamps = []
+    for place in places:
+        try:
+            stamps.append(os.stat(place).st_mtime_ns)
+        except OSError:
+            stamps.append(None)
+    return tuple(stamps)
+
+
+@dataclass
+class BulkOutcome:
+    """What one bulk decision did: how many were written, and why each other row was left alone."""
+
+    status: Status
+    asked: int
+    written: int = 0
+    skipped: list[str] = field(default_factory=list)
+    stopped: str = ""
+    """Why the rest was not attempted (a write the store refused), if it stopped early."""
+
+    def summary(self) -> str:
+        text = f"{self.status}: {self.written} of {self.asked} written, one commit each"
+        if self.skipped:
+            text += f"; {len(self.skipped)} skipped — " + "; ".join(self.skipped[:3])
+            text += " …" if len(self.skipped) > 3 else ""
+        if self.stopped:
+            text += f". Stopped: {self.stopped}; the rest are untouched — decide again to retry"
+        return text
+
+
+def changes_line(changes: list[tuple[Row | None, Row | None]]) -> str:
+    """Who changed what, as far as the rows tell: decisions with their actor, edits, new and removed files."""
+    parts = []
+    for before, after in changes[:4]:
+        if after is None:
+            parts.append(f"{before.id} removed")
+        elif before is None:
+            parts.append(f"{after.id} new ({after.status})")
+        elif after.last_decision != before.last_decision:
+            parts.append(f"{after.id} decided by {after.last_decision}")
+        elif before.status != after.status:
+            parts.append(f"{after.id} {before.status} → {after.status}")
+        else:
+            parts.append(f"{after.id} edited")
+    more = f" and {len(changes) - 4} more" if len(changes) > 4 else ""
+    return f"changed on disk: {', '.join(parts)}{more}"
 
 
 class ReviewerApp(App):
@@ -56,6 +113,8 @@ class ReviewerApp(App):
         """Worker processes for a background load (None: one per CPU; 0 or 1: a thread)."""
         self.kept_reasons: dict[tuple[str, Status], str] = {}
         """Reasons typed for a decision that could not be written, offered again on the retry."""
+        self.store_seen = store_signature(store)
+        self.bulk_running = False
 
     def on_mount(self) -> None:
         self.sub_title = f"{self.store.folder.name} · as {self.reviewer.actor}"
@@ -65,6 +124,27 @@ class ReviewerApp(App):
             self._report_problems()
         else:
             self.fill_catalog()
+        self.set_interval(STORE_POLL_SECONDS, self.watch_store)
+
+    def watch_store(self) -> None:
+        """Take in what others changed on disk: files are stat'ed only when a folder or git's HEAD moved,
+        and only changed files are parsed. The queue redraws and keeps its cursor."""
+        if self.bulk_running or self.catalog.loading is not None:
+            return
+        now = store_signature(self.store)
+        if now == self.store_seen:
+            return
+        self.store_seen = now
+        changed, gone = self.catalog.changes_on_disk()
+        if not changed and not gone:
+            return
+        if len(changed) >= max(self.background_from, 1):
+            self.reload_all()
+            return
+        changes = self.catalog.apply_changes(parse_files(changed), gone)
+        if changes:
+            self.broadcast(RowsArrived())
+            self.notify(changes_line(changes), severity="warning", timeout=8)
 
     def _load_now(self) -> bool:
         """Start a pass over the store; finish it at once when few files need parsing."""
@@ -98,7 +178,13 @@ class ReviewerApp(App):
     def _report_problems(self) -> None:
         if self.catalog.problems:
             shown = "\n".join(self.catalog.problems[:5])
-            self.notify(f"{len(self.catalog.problems)} problem(s) in blueprint files:\n{shown}", severity="error")
+            self.notify(f"{len(self.catalog.problems)} problem(s) in blueprint files (i lists them again):\n{shown}",
+                        severity="error")
+
+    def action_problems(self) -> None:
+        from reviewer_tui.screens.problems import ProblemsScreen
+
+        self.push_screen(ProblemsScreen(self.catalog.problems))
 
     def _report_reload(self) -> None:
         self.notify(f"reloaded: {len(self.catalog.rows)} blueprints, {self.catalog.parsed} file(s) parsed")
@@ -133,8 +219,7 @@ class ReviewerApp(App):
         if status not in TRANSITIONS[current]:
             self.notify(f"{blueprint_id} is {current}: cannot become {status}", severity="error")
             return
-        required = self.reviewer.needs_reason(seen, status)
-        band = seen.blueprint.latest_review.band if seen.blueprint.latest_review else None
+        why = self.reviewer.needs_reason(seen, status)
         question = f"{VERBS[status]} {blueprint_id}?  ({current} → {status})"
 
         def record(reason: str | None) -> None:
@@ -143,9 +228,10 @@ class ReviewerApp(App):
                 return
             try:
                 updated = self.reviewer.decide(seen, status, reason)
-            except ChangedOnDisk as error:
+            except ChangedOnDisk:
+                self.kept_reasons[(blueprint_id, status)] = reason
+                self.notify(conflict_message(self.store, seen), severity="warning", timeout=12)
                 self.reload_one(blueprint_id)
-                self.notify(str(error), severity="warning")
                 return
             except NOT_WRITTEN as error:
                 self.kept_reasons[(blueprint_id, status)] = reason
@@ -160,9 +246,73 @@ class ReviewerApp(App):
             self.broadcast(BlueprintsChanged(blueprint_id))
             self.notify(f"{blueprint_id}: {current} → {status}, committed as {self.reviewer.actor}")
 
-        why = f"it overturns the rubric's {band}" if required else ""
         kept = self.kept_reasons.get((blueprint_id, status), "")
-        self.push_screen(ReasonScreen(question, required=required, why_required=why, reason=kept), record)
+        self.push_screen(ReasonScreen(question, required=bool(why), why_required=why, reason=kept), record)
+
+    def decide_all(self, rows: list[Row], status: Status, described: str) -> None:
+        """One decision with one reason over every row the filter shows: asked once with the count, then
+        written blueprint by blueprint (one commit each, all or nothing each), in a thread."""
+        eligible = [row for row in rows if status in TRANSITIONS[Status(row.status)]]
+        if not eligible:
+            self.notify(f"none of the {len(rows)} shown can become {status}", severity="warning")
+            return
+        others = len(rows) - len(eligible)
+        question = (f"{VERBS[status]} all {len(eligible)} blueprint(s) shown ({described})?"
+                    + (f"  {others} shown cannot become {status} and are left alone." if others else ""))
+
+        def record(reason: str | None) -> None:
+            if reason is None:
+                self.notify("no decision recorded")
+                return
+            self.bulk_running = True
+            self.write_all(eligible, status, reason)
+
+        kept = self.kept_reasons.get(("", status), "")
+        screen = ReasonScreen(question, required=True, why_required=f"it is recorded on each of the {len(eligible)}",
+                              reason=kept)
+        self.push_screen(screen, record)
+
+    @work(thread=True, exclusive=True, group="bulk")
+    def write_all(self, rows: list[Row], status: Status, reason: str) -> BulkOutcome:
+        outcome = BulkOutcome(status, len(rows))
+        try:
+            for row in rows:
+                if not self.catalog.is_current(row):
+                    outcome.skipped.append(f"{row.id} changed on disk since the queue showed it")
+                    continue
+                try:
+                    seen = look(self.store, row.id)
+                    updated = self.reviewer.decide(seen, status, reason)
+                except NOT_WRITTEN as error:
+                    outcome.stopped = str(error)
+                    break
+                except ChangedOnDisk:
+                    outcome.skipped.append(conflict_message(self.store, seen))
+                    continue
+                except (LookupError, ValueError) as error:
+                    outcome.skipped.append(f"{row.id}: {error}")
+                    continue
+                outcome.written += 1
+                self.call_from_thread(self._bulk_wrote, updated, outcome)
+        finally:
+            self.call_from_thread(self._bulk_done, outcome, reason)
+        return outcome
+
+    def _bulk_wrote(self, updated, outcome: BulkOutcome) -> None:
+        self.catalog.put(updated)
+        if outcome.written % 10 == 1 or outcome.written == outcome.asked:
+            self.broadcast(RowsArrived())
+
+    def _bulk_done(self, outcome: BulkOutcome, reason: str) -> None:
+        self.bulk_running = False
+        if outcome.stopped:
+            self.kept_reasons[("", outcome.status)] = reason
+        else:
+            self.kept_reasons.pop(("", outcome.status), None)
+        self.broadcast(RowsArrived())
+        problem = outcome.stopped or outcome.skipped
+        self.notify(outcome.summary(), severity="error" if outcome.stopped else "warning" if problem else "information",
+                    timeout=12)
 
     def action_undo(self) -> None:
         try:

@@ -31,7 +31,7 @@ from authoring.blueprint_files import BlueprintFileError, read_blueprint
 if TYPE_CHECKING:
     from authoring.store import BlueprintStore
 
-CACHE_VERSION = 1
+CACHE_VERSION = 2
 PARALLEL_FROM = 200
 """Files to parse from which worker processes share the work (below it, starting them costs more)."""
 MAX_WORKERS = 8
@@ -57,6 +57,13 @@ class Row:
     scores: dict[str, int] = field(default_factory=dict)
     haystack: str = ""
     """The searched fields, lower-cased, for free-text filtering."""
+    duplicate_of: str | None = None
+    stale: bool = False
+    """Edited since its latest rubric review."""
+    actors: list[str] = field(default_factory=list)
+    """Everyone who decided on it, the latest first."""
+    last_decision: str = ""
+    """`who: old → new at when`, of the latest human decision."""
 
 
 def row_of(blueprint: Blueprint, path: Path, stat: os.stat_result) -> Row:
@@ -76,7 +83,23 @@ def row_of(blueprint: Blueprint, path: Path, stat: os.stat_result) -> Row:
         size=stat.st_size,
         scores={s.dimension: s.score for s in review.scores} if review else {},
         haystack=search_text(blueprint),
+        duplicate_of=blueprint.duplicate_of,
+        stale=blueprint.stale_review is not None,
+        actors=list(dict.fromkeys(d.actor for d in reversed(blueprint.decisions))),
+        last_decision=_decision_line(blueprint),
     )
+
+
+def _decision_line(blueprint: Blueprint) -> str:
+    if not blueprint.decisions:
+        return ""
+    d = blueprint.decisions[-1]
+    return f"{d.actor}: {d.old_status} → {d.new_status} at {d.decided_at:%Y-%m-%d %H:%M}"
+
+
+def _differs(before: Row, after: Row) -> bool:
+    """Whether a row's content changed (a file rewritten as it was, only touched, does not count)."""
+    return {**vars(before), "mtime_ns": 0, "size": 0} != {**vars(after), "mtime_ns": 0, "size": 0}
 
 
 def _comparable(moment: datetime) -> float:
@@ -220,6 +243,8 @@ class Catalog:
         """The pass under way, if any."""
         self._put_while_loading: set[str] = set()
         self._writing = threading.Lock()
+        self._invalid: dict[str, tuple[int, int]] = {}
+        """(mtime_ns, size) of the files whose problems a refresh has read."""
 
     def load(self) -> None:
         loading = self.start()
@@ -246,6 +271,7 @@ class Catalog:
         self._put_while_loading = set()
         self.rows = {row.id: row for row in current.values()}
         self.problems = []
+        self._invalid = {}
         return self.loading
 
     def take(self, results: list[tuple[str, Parsed]]) -> None:
@@ -288,6 +314,51 @@ class Catalog:
         if self.loading is not None:
             self._put_while_loading.add(row.id)
         return row
+
+    def changes_on_disk(self) -> tuple[list[str], list[str]]:
+        """Files new or changed since their row (or their problems) were read, and paths of rows whose
+        file is gone — one stat per file, nothing parsed."""
+        by_path = {row.path: row for row in self.rows.values()}
+        changed, present = [], set()
+        for path in self.store.files():
+            name = str(path)
+            try:
+                stat = path.stat()
+            except FileNotFoundError:
+                continue
+            present.add(name)
+            row = by_path.get(name)
+            known = (row.mtime_ns, row.size) if row is not None else self._invalid.get(name)
+            if known != (stat.st_mtime_ns, stat.st_size):
+                changed.append(name)
+        return changed, [name for name in by_path if name not in present]
+
+    def apply_changes(self, results: list[tuple[str, Parsed]], gone: list[str]) -> list[tuple[Row | None, Row | None]]:
+        """Take freshly parsed files and vanished paths into the rows and problems; each blueprint that
+        changed as (row before, row now), None for one that is new or gone."""
+        before = {row.id: row for row in self.rows.values()}
+        by_path = {row.path: row for row in self.rows.values()}
+        touched = set()
+        for name in gone:
+            row = by_path[name]
+            if self.rows.get(row.id) is row:
+                del self.rows[row.id]
+                touched.add(row.id)
+        for name, result in results:
+            self.problems = [line for line in self.problems if not line.startswith(f"{name}: ")]
+            self._invalid.pop(name, None)
+            if isinstance(result, Row):
+                self.rows[result.id] = result
+                touched.add(result.id)
+            elif result:
+                self.problems.extend(result)
+                try:
+                    stat = os.stat(name)
+                    self._invalid[name] = (stat.st_mtime_ns, stat.st_size)
+                except FileNotFoundError:
+                    pass
+        return [(before.get(i), self.rows.get(i)) for i in sorted(touched)
+                if before.get(i) is None or self.rows.get(i) is None or _differs(before[i], self.rows[i])]
 
     def is_current(self, row: Row) -> bool:
         """Whether the file still is what the row was made from."""

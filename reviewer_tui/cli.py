@@ -33,4 +33,6 @@ def tui(
     name = actor or git_user_name(folder)
     if not name:
         raise typer.BadParameter("no actor: pass --actor NAME or set git config user.name", param_hint="--actor")
-    ReviewerApp(BlueprintStore(folder), name, default_cache_path(folder)).run()
+    app = ReviewerApp(BlueprintStore(folder), name, default_cache_path(folder))
+    app.run()
+    typer.echo(app.reviewer.session.summary(name))

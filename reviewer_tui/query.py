@@ -6,12 +6,11 @@ from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass, replace
 
-from authoring.blueprint import Status
-from authoring.taxonomy import CELLS, RISKS, SOURCES
+from authoring.blueprint import Status, parse_band, parse_status
+from authoring.taxonomy import CELLS, in_cell, parse_cell
 
 from reviewer_tui.catalog import Row
 
-BANDS = (Status.KEPT, Status.NEEDS_REVIEW, Status.DROPPED)
 FIXED_SORTS = ("triage", "total", "date")
 
 
@@ -25,19 +24,38 @@ class Query:
     """A cell (`R5-S2`), a risk (`R5`) or a source (`S2`)."""
     status: Status | None = None
     band: Status | None = None
+    duplicate: bool | None = None
+    """`dup:yes` only near-duplicates, `dup:no` none of them."""
+    stale: bool | None = None
+    """`stale:yes` only blueprints edited since their rubric review."""
+    by: str | None = None
+    """`by:NAME`: someone whose name contains NAME decided on it; `by:me`: you did."""
+    me: str = ""
+    """The session's actor, whom `by:me` means."""
     text: str = ""
     sort: str = "triage"
     """`triage` (human-review band first), `total`, `date`, or a rubric dimension."""
     descending: bool = True
 
     def matches(self, row: Row, words: list[str] | None = None) -> bool:
-        if self.cell and not _in_cell(row.cell, self.cell):
+        if self.cell and not in_cell(row.cell, self.cell):
             return False
         if self.status and row.status != self.status:
             return False
         if self.band and row.band != self.band:
             return False
+        if self.duplicate is not None and (row.duplicate_of is not None) != self.duplicate:
+            return False
+        if self.stale is not None and row.stale != self.stale:
+            return False
+        if self.by and not self._decided_by(row):
+            return False
         return all(word in row.haystack for word in (self.text.lower().split() if words is None else words))
+
+    def _decided_by(self, row: Row) -> bool:
+        if self.by == "me":
+            return self.me in row.actors
+        return any(self.by in actor.lower() for actor in row.actors)
 
     def apply(self, rows: Iterable[Row]) -> list[Row]:
         words = self.text.lower().split()
@@ -58,15 +76,16 @@ class Query:
         return replace(self, **parse_filters(line))
 
     def describe(self) -> str:
+        yes_no = {True: "yes", False: "no"}
         parts = [f"cell:{self.cell}" if self.cell else "", f"status:{self.status}" if self.status else "",
-                 f"band:{self.band}" if self.band else "", f'"{self.text}"' if self.text else ""]
+                 f"band:{self.band}" if self.band else "",
+                 f"dup:{yes_no[self.duplicate]}" if self.duplicate is not None else "",
+                 f"stale:{yes_no[self.stale]}" if self.stale is not None else "",
+                 f"by:{self.me if self.by == 'me' else self.by}" if self.by else "",
+                 f'"{self.text}"' if self.text else ""]
         order = "" if self.sort == "triage" else (" ↓" if self.descending else " ↑")
         shown = " ".join(p for p in parts if p) or "everything"
         return f"{shown} · sort: {self.sort}{order}"
-
-
-def _in_cell(cell: str, wanted: str) -> bool:
-    return cell == wanted or cell.startswith(wanted + "-") or cell.endswith("-" + wanted)
 
 
 def _triage_key(row: Row) -> tuple:
@@ -76,14 +95,22 @@ def _triage_key(row: Row) -> tuple:
     return (not waiting, not in_band, -(row.total or 0), row.id)
 
 
+FILTER_KEYS = ("cell", "status", "band", "dup", "stale", "by")
+YES = ("yes", "y", "true", "1")
+NO = ("no", "n", "false", "0")
+
+
 def parse_filters(line: str) -> dict:
-    """`cell:`, `status:`, `band:` tokens (prefixes allowed), a bare cell id, and free text."""
-    found: dict = {"cell": None, "status": None, "band": None}
+    """`cell:`, `status:`, `band:`, `dup:`, `stale:`, `by:` tokens, a bare cell id, and free text. Cells,
+    statuses and bands are read by the same parsers as the command line's (`r5-s2`, `R5`, `review`)."""
+    found: dict = {"cell": None, "status": None, "band": None, "duplicate": None, "stale": None, "by": None}
     words = []
     for token in line.split():
         key, colon, value = token.partition(":")
-        if colon and key.lower() in found:
-            found[key.lower()] = _parse(key.lower(), value) if value else None
+        key = key.lower()
+        if colon and key in FILTER_KEYS:
+            field = {"dup": "duplicate"}.get(key, key)
+            found[field] = _parse(key, value) if value else None
         elif token.upper() in CELLS:
             found["cell"] = token.upper()
         else:
@@ -91,22 +118,23 @@ def parse_filters(line: str) -> dict:
     return {**found, "text": " ".join(words)}
 
 
-def _parse(key: str, value: str) -> str | Status:
-    if key == "cell":
-        value = value.upper()
-        if value in CELLS or value in RISKS or value in SOURCES:
-            return value
-        raise QueryError(f"unknown cell {value!r} (expected e.g. R5-S2, R5 or S2)")
-    choices = BANDS if key == "band" else tuple(Status)
-    value = value.lower()
-    for rule in (lambda s: s == value, lambda s: s.startswith(value), lambda s: value in s):
-        matching = [s for s in choices if rule(s)]
-        if len(matching) == 1:
-            return matching[0]
-        if matching:
-            break
-    names = ", ".join(choices)
-    raise QueryError(f"{key}:{value} matches {'none' if not matching else 'several'} of: {names}")
+def _parse(key: str, value: str) -> str | bool | Status:
+    try:
+        if key == "cell":
+            return parse_cell(value)
+        if key == "status":
+            return parse_status(value)
+        if key == "band":
+            return parse_band(value)
+    except ValueError as error:
+        raise QueryError(str(error)) from None
+    if key == "by":
+        return value.lower()
+    if value.lower() in YES:
+        return True
+    if value.lower() in NO:
+        return False
+    raise QueryError(f"{key}:{value}: say {key}:yes or {key}:no")
 
 
 def sort_keys(rows: Iterable[Row]) -> list[str]:

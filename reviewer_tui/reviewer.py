@@ -3,14 +3,15 @@
 from __future__ import annotations
 
 import hashlib
-from dataclasses import dataclass
+from collections import Counter
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from pydantic import ValidationError
 
-from authoring.blueprint import BLUEPRINT_FIELDS, Blueprint, HumanDecision, Status
+from authoring.blueprint import BLUEPRINT_FIELDS, Blueprint, HumanDecision, Status, plain_problems
 from authoring.blueprint_files import parse_blueprint
-from authoring.store import BlueprintStore, ChangedSinceRead, WriteFailed, overturns
+from authoring.store import BlueprintStore, ChangedSinceRead, WriteFailed, reason_required
 
 ChangedOnDisk = ChangedSinceRead
 NOT_WRITTEN = (WriteFailed, OSError)
@@ -51,6 +52,23 @@ def changed_since(store: BlueprintStore, seen: Seen) -> bool:
         return True
 
 
+@dataclass
+class Session:
+    """What one sitting did, said on quit."""
+
+    decided: Counter = field(default_factory=Counter)
+    undone: int = 0
+    edited: int = 0
+
+    def summary(self, actor: str) -> str:
+        if not (self.decided or self.undone or self.edited):
+            return f"session of {actor}: nothing written"
+        parts = [f"{count} {status}" for status, count in sorted(self.decided.items())]
+        parts += [f"{self.undone} undone"] if self.undone else []
+        parts += [f"{self.edited} edited"] if self.edited else []
+        return f"session of {actor}: {', '.join(parts)} — each a git commit"
+
+
 class Reviewer:
     """One person's session: their name on every commit, and the decisions they can undo."""
 
@@ -58,13 +76,16 @@ class Reviewer:
         self.store = store
         self.actor = actor
         self.done: list[Done] = []
+        self.session = Session()
 
-    def needs_reason(self, seen: Seen, status: Status) -> bool:
-        return overturns(seen.blueprint, status)
+    def needs_reason(self, seen: Seen, status: Status) -> str:
+        """Why this decision needs a reason (it overturns the rubric or another person), or ""."""
+        return reason_required(seen.blueprint, status, self.actor)
 
     def decide(self, seen: Seen, status: Status, reason: str) -> Blueprint:
         updated = self.store.decide(seen.blueprint.id, status, actor=self.actor, reason=reason, expected=seen.blueprint)
         self.done.append(Done(updated.id, updated.decisions[-1]))
+        self.session.decided[str(status)] += 1
         return updated
 
     def undo(self) -> tuple[Blueprint, Status]:
@@ -79,10 +100,14 @@ class Reviewer:
             raise
         back = updated.status
         self.done.pop()
+        self.session.undone += 1
+        self.session.decided[str(last.decision.new_status)] -= 1
+        self.session.decided += Counter()  # drops the statuses back at zero
         return updated, back
 
     def save_edit(self, seen: Seen, texts: dict[str, str]) -> Blueprint:
-        """Validate the edited fields against the schema, then write only if those fields are unchanged on disk."""
+        """Validate the edited fields against the schema, then write only if those fields are unchanged on disk.
+        An edit after a rubric review marks that review stale (`v3ast review --stale` reviews it again)."""
         edited = {f: t for f, t in texts.items() if t != getattr(seen.blueprint, f)}
         validate_edit(seen.blueprint, edited)
         if not edited:
@@ -92,10 +117,52 @@ class Reviewer:
             moved = [f for f in edited if getattr(current, f) != getattr(seen.blueprint, f)]
             if moved:
                 raise ChangedOnDisk(f"changed on disk while you edited: {', '.join(moved)}; your text is kept")
-            return validate_edit(current, edited)
+            updated = validate_edit(current, edited)
+            if current.reviews:
+                return updated.model_copy(update={"stale_review": stale_because(current, edited)})
+            return updated
 
         reason = f"edited {', '.join(edited)}"
-        return self.store.update(seen.blueprint.id, apply, actor=self.actor, reason=reason)
+        updated = self.store.update(seen.blueprint.id, apply, actor=self.actor, reason=reason)
+        self.session.edited += 1
+        return updated
+
+
+def stale_because(blueprint: Blueprint, edited: dict[str, str]) -> str:
+    """Why the rubric review no longer describes the blueprint after `edited` (kept from an earlier edit too)."""
+    parts = [f"moved from {blueprint.taxonomy_id} to {edited['taxonomy_id']}"] if "taxonomy_id" in edited else []
+    text = [f for f in edited if f != "taxonomy_id"]
+    parts += [f"edited {', '.join(text)}"] if text else []
+    now = "; ".join(parts) + " after the rubric review"
+    return f"{blueprint.stale_review}; {now}" if blueprint.stale_review else now
+
+
+def conflict_message(store: BlueprintStore, seen: Seen) -> str:
+    """Who changed what since the reviewer read the blueprint (the file as it is now, its last commit)."""
+    blueprint_id = seen.blueprint.id
+    try:
+        what = what_changed(seen.blueprint, look(store, blueprint_id).blueprint)
+        history = store.history(blueprint_id)
+    except (LookupError, ValueError):
+        return f"{blueprint_id} was removed or broken on disk since you read it; nothing written"
+    last = f"; last commit by {history[0].author} at {history[0].when:%Y-%m-%d %H:%M}" if history else ""
+    return f"{blueprint_id} changed on disk since you read it — {what}{last}. Nothing written: look again."
+
+
+def what_changed(before: Blueprint, after: Blueprint) -> str:
+    """What someone else did to a blueprint since `before` was read, in a few words."""
+    news = after.decisions[len(before.decisions):] if after.decisions[:len(before.decisions)] == before.decisions else []
+    parts = [f"{d.actor} decided {d.old_status} → {d.new_status} at {d.decided_at:%H:%M}"
+             + (f" ({d.reason})" if d.reason else "") for d in news]
+    if len(after.reviews) > len(before.reviews):
+        review = after.reviews[-1]
+        parts.append(f"{review.reviewer} reviewed it: {review.total}/30 → {review.band}")
+    fields = [f for f in (*BLUEPRINT_FIELDS, "title") if getattr(before, f) != getattr(after, f)]
+    if fields:
+        parts.append(f"edited {', '.join(fields)}")
+    if not parts and before.status != after.status:
+        parts.append(f"status {before.status} → {after.status}")
+    return "; ".join(parts) or "rewrote the file"
 
 
 def validate_edit(blueprint: Blueprint, edited: dict[str, str]) -> Blueprint:
@@ -108,6 +175,4 @@ def validate_edit(blueprint: Blueprint, edited: dict[str, str]) -> Blueprint:
     try:
         return Blueprint.model_validate({**blueprint.model_dump(), **edited})
     except ValidationError as error:
-        raise InvalidEdit(
-            [f"{'.'.join(str(p) for p in e['loc']) or '(blueprint)'}: {e['msg']}" for e in error.errors()]
-        ) from None
+        raise InvalidEdit(plain_problems(error)) from None

@@ -63,6 +63,8 @@ def propose(
 def review(
     ids: Annotated[Optional[list[str]], typer.Argument(help="Blueprint ids to review.")] = None,
     pending: Annotated[bool, typer.Option("--pending", help="Review every blueprint with status proposed.")] = False,
+    stale: Annotated[bool, typer.Option("--stale", help="Review again every blueprint edited (or moved to another "
+                                                        "cell) since its rubric review.")] = False,
     provider: ProviderOption = "openai",
     model: ModelOption = None,
     base_url: BaseUrlOption = None,
@@ -71,6 +73,7 @@ def review(
     concurrency: ConcurrencyOption = 10,
 ) -> None:
     """Score proposed blueprints on the rubric; the total moves each to kept, needs_review or dropped.
+    With --stale, blueprints edited since their review are scored again (a person's decision stays).
 
     Each review is recorded (file + git commit) as its answer arrives; Ctrl-C or SIGTERM keeps those,
     leaves the rest proposed and says how far it got."""
@@ -82,7 +85,7 @@ def review(
     try:
         with interrupt_on_sigterm():
             result = run_review(the_provider, Workspace.of(project()), ids or [], pending=pending,
-                                concurrency=concurrency, progress=show)
+                                concurrency=concurrency, progress=show, stale=stale)
     finally:
         the_provider.close()
     summary = f"{len(result.reviewed)} reviewed, {len(result.failed)} failed · {_usage(result.usage)}{demo_note(the_provider)}"

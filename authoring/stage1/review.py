@@ -13,7 +13,7 @@ from authoring.stage1.calls import ModelCall, ask_all
 from authoring.stage1.inputs import Rubric, Workspace, load_rubric, load_sources, render_prompt
 from authoring.stage1.schemas import RubricReviewAnswer, review_answer_schema
 from authoring.stage1.usage import Usage
-from authoring.store import BlueprintStore, Filter, WriteFailed
+from authoring.store import BlueprintStore, WriteFailed
 from authoring.taxonomy import cell as known_cell
 
 PROMPT_VERSION = "review.v1"
@@ -40,13 +40,14 @@ class ReviewResult:
 
 
 def review(provider: Provider, workspace: Workspace, ids: list[str] = (), pending: bool = False,
-           concurrency: int = 10, progress: Callable[[ReviewResult, str], None] | None = None) -> ReviewResult:
+           concurrency: int = 10, progress: Callable[[ReviewResult, str], None] | None = None,
+           stale: bool = False) -> ReviewResult:
     """Each answer is recorded (file + commit) as soon as it arrives; an interruption keeps those and
     leaves the others untouched."""
     store = BlueprintStore(workspace.blueprints)
     rubric = load_rubric(workspace.rubric)
     sources = load_sources(workspace.sources)
-    targets = select(store, ids, pending)
+    targets = select(store, ids, pending, stale)
     assessments = [
         Assessment(render_prompt(workspace.templates, PROMPT_VERSION, rubric=rubric, blueprint=b,
                                  cell=known_cell(b.taxonomy_id), source=sources.get(b.source_reference)), blueprint=b)
@@ -89,15 +90,19 @@ def review(provider: Provider, workspace: Workspace, ids: list[str] = (), pendin
     return result
 
 
-def select(store: BlueprintStore, ids: list[str], pending: bool) -> list[Blueprint]:
-    if not ids and not pending:
-        raise ValueError("nothing to review: give blueprint ids or --pending")
+def select(store: BlueprintStore, ids: list[str], pending: bool, stale: bool = False) -> list[Blueprint]:
+    """The blueprints named (each proposed, or edited since its review), every proposed one with `pending`,
+    every one edited since its review with `stale`."""
+    if not ids and not pending and not stale:
+        raise ValueError("nothing to review: give blueprint ids, --pending or --stale")
     chosen = {b.id: b for b in (store.get(i) for i in ids)}
-    not_proposed = [f"{b.id} is {b.status}" for b in chosen.values() if b.status != Status.PROPOSED]
-    if not_proposed:
-        raise ValueError(f"only proposed blueprints can be reviewed ({'; '.join(not_proposed)})")
-    if pending:
-        chosen.update({b.id: b for b in store.list(Filter(status=Status.PROPOSED))})
+    refused = [f"{b.id} is {b.status}" for b in chosen.values() if b.status != Status.PROPOSED and not b.stale_review]
+    if refused:
+        raise ValueError(f"only proposed blueprints, or ones edited since their review, can be reviewed "
+                         f"({'; '.join(refused)})")
+    everything = store.list() if pending or stale else []
+    chosen.update({b.id: b for b in everything
+                   if (pending and b.status == Status.PROPOSED) or (stale and b.stale_review)})
     return list(chosen.values())
 
 

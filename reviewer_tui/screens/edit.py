@@ -10,6 +10,7 @@ from textual.widgets import Footer, Header, Label, Static, TextArea
 
 from authoring.blueprint import BLUEPRINT_FIELDS
 from authoring.store import NothingChanged
+from authoring.taxonomy import CELLS
 
 from reviewer_tui.messages import BlueprintsChanged
 from reviewer_tui.reviewer import NOT_WRITTEN
@@ -30,6 +31,8 @@ class EditScreen(Screen):
         self.seen = seen
         self.armed_discard = False
         self.warned_disk = False
+        self.move_confirmed_to: str | None = None
+        """The cell a second ctrl+s confirmed moving the blueprint to."""
 
     def compose(self) -> ComposeResult:
         yield Header()
@@ -66,7 +69,22 @@ class EditScreen(Screen):
             self.show_problems(["This blueprint changed on disk since you opened the editor. Your text is kept;",
                                 "saving refuses any field that changed on disk (fields you did not touch are safe)."])
 
+    def _move_unconfirmed(self) -> bool:
+        """Moving to another cell changes what the blueprint is about: say so once, save on the second ctrl+s."""
+        cell = self.texts()["taxonomy_id"]
+        if cell not in CELLS or cell == self.seen.blueprint.taxonomy_id or cell == self.move_confirmed_to:
+            return False  # an unknown cell is refused by the schema on saving
+        self.move_confirmed_to = cell
+        stale = (" Its rubric review was scored for the old cell and is marked stale: `v3ast review --stale` "
+                 "reviews it again." if self.seen.blueprint.reviews else "")
+        self.show_problems([f"This moves {self.seen.blueprint.id} from {self.seen.blueprint.taxonomy_id} to {cell}: "
+                            f"its file moves to {cell}/ and its history goes with it.{stale}",
+                            "ctrl+s again to move it; esc to go back."])
+        return True
+
     def action_save(self) -> None:
+        if self._move_unconfirmed():
+            return
         try:
             updated = self.app.reviewer.save_edit(self.seen, self.texts())
         except InvalidEdit as error:

@@ -49,4 +49,6 @@ class HelpScreen(ModalScreen[None]):
             for title, bindings in sections:
                 yield Static(binding_table(title, [b for b in bindings if isinstance(b, Binding)]))
             yield Static(f"[b]Filter line[/b]\n{PLACEHOLDER}\ncell: takes R5-S2, R5 or S2; "
-                         "status:/band: take any unique part of a name; other words must all appear.")
+                         "status:/band: take any unique part of a name (as the command line does); "
+                         "dup:yes/no near-duplicates (≈), stale:yes edited since the rubric review (✎); "
+                         "by:NAME decided by someone, by:me by you; other words must all appear.")

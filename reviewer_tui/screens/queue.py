@@ -21,6 +21,14 @@ from reviewer_tui.widgets.queue_table import QueueTable
 
 HELP_BINDING = Binding("question_mark", "app.help", "Help", tooltip="Every key, on every screen")
 """First of a screen's keys, so a narrow footer (80 columns) still shows it."""
+BULK_BINDINGS = [
+    Binding("A", "decide_all('accepted')", "Accept all", show=False,
+            tooltip="Accept every blueprint the filter shows, with one reason (asks, showing the count)"),
+    Binding("R", "decide_all('rejected')", "Reject all", show=False,
+            tooltip="Reject every blueprint the filter shows, with one reason"),
+    Binding("B", "decide_all('needs_review')", "All back to review", show=False,
+            tooltip="Send every blueprint the filter shows back to review, with one reason"),
+]
 DECISION_BINDINGS = [
     Binding("a", "decide('accepted')", "Accept", tooltip="Accept (asks a reason; required to overturn a drop)"),
     Binding("r", "decide('rejected')", "Reject", tooltip="Reject (asks a reason; required to overturn a keep)"),
@@ -37,6 +45,8 @@ class QueueScreen(Screen):
         Binding("s", "cycle_sort", "Sort", tooltip="Next order: triage, total, date, each rubric dimension"),
         Binding("S", "flip_sort", "Reverse", show=False, tooltip="Reverse the order"),
         *DECISION_BINDINGS,
+        *BULK_BINDINGS,
+        Binding("i", "app.problems", "Invalid files", show=False, tooltip="List the invalid blueprint files again"),
         Binding("ctrl+r", "reload", "Reload", show=False, tooltip="Re-read the store (only changed files are parsed)"),
         Binding("q", "app.quit", "Quit", tooltip="Quit"),
     ]
@@ -58,6 +68,7 @@ class QueueScreen(Screen):
         yield Footer()
 
     def on_mount(self) -> None:
+        self.query_state = replace(self.query_state, me=self.app.reviewer.actor)
         self.table.focus()
         self.show_rows()
 
@@ -140,6 +151,13 @@ class QueueScreen(Screen):
         following = rows[self.table.cursor + 1].id if self.table.cursor + 1 < len(rows) else None
         self.after_decision = (row.id, following)
         self.app.decide(row.id, Status(status))
+
+    def action_decide_all(self, status: str) -> None:
+        rows = list(self.table.rows)
+        if not rows:
+            self.notify("the filter shows no blueprint")
+            return
+        self.app.decide_all(rows, Status(status), self.query_state.describe())
 
     def neighbour(self, blueprint_id: str, step: int) -> str | None:
         """The blueprint `step` rows away from `blueprint_id` in the queue as shown (for n/p in the detail view)."""

@@ -30,6 +30,8 @@ def heading(blueprint: Blueprint) -> Text:
         text.append("   not reviewed by the rubric yet", style="dim")
     if blueprint.duplicate_of:
         text.append(f"\nnear-duplicate of {blueprint.duplicate_of}", style="bold yellow")
+    if blueprint.stale_review:
+        text.append(f"\nrubric review stale: {blueprint.stale_review} (v3ast review --stale)", style="bold yellow")
     return text
 
 

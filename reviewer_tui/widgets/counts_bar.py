@@ -31,7 +31,7 @@ class CountsBar(Static):
                 text.append(f"{STATUS_SHORT[status]} ", style="dim")
                 text.append(f"{by_status[status]}  ", style="bold yellow" if status == "needs_review" else "bold")
         if problems:
-            text.append(f"⚠ {problems} invalid file(s)", style="bold red")
+            text.append(f"⚠ {problems} invalid file(s) (i)", style="bold red")
         text.append("\ncells S1·S2 ", style="dim")
         for risk in RISKS:
             s1, s2 = (by_cell[f"{risk}-{source}"] for source in SOURCES)

@@ -12,7 +12,7 @@ from textual.widgets import Input, Static
 
 from reviewer_tui.query import QueryError, parse_filters
 
-PLACEHOLDER = "filter: cell:R5-S2  status:review  band:kept  free text…   (/ to focus)"
+PLACEHOLDER = "filter: cell:R5-S2  status:review  band:kept  dup:yes  by:me  free text…   (/ to focus)"
 
 
 class QueryBar(Vertical):

@@ -27,14 +27,23 @@ WIDE = 100
 """From this width on the date column is shown."""
 
 
+DUPLICATE_MARK = "≈"
+STALE_MARK = "✎"
+
+
+def marks(row: Row) -> str:
+    """≈ a near-duplicate of another blueprint, ✎ edited since its rubric review."""
+    return (DUPLICATE_MARK if row.duplicate_of else " ") + (STALE_MARK if row.stale else " ")
+
+
 def columns(extra: str | None, id_width: int, width: int) -> list[tuple[str, int]]:
-    fixed = [("id", id_width), ("cell", 5), ("status", 8), ("total", 5), ("band", 7)]
+    fixed = [("id", id_width), ("", 2), ("cell", 5), ("status", 8), ("total", 5), ("band", 7)]
     dated = [("date", 10)] if width >= WIDE else []
     return fixed + dated + ([(extra[:6], 6)] if extra else []) + [("title", 0)]
 
 
 def cells_of(row: Row, extra: str | None, width: int) -> list[str]:
-    values = [row.id, row.cell, STATUS_SHORT.get(row.status, row.status),
+    values = [row.id, marks(row), row.cell, STATUS_SHORT.get(row.status, row.status),
               "–" if row.total is None else f"{row.total:>2}", STATUS_SHORT.get(row.band or "", "–")]
     if width >= WIDE:
         values.append(row.date[:10])

@@ -121,7 +121,7 @@ def test_a_person_only_accepts_rejects_or_sends_back(store, status):
 def test_overturning_the_rubric_needs_a_reason(store, blueprint_id, decision):
     fill(store)
     for blank in ["", "  "]:
-        with pytest.raises(ValueError, match="reason is required to overturn"):
+        with pytest.raises(ValueError, match="a reason is required: it overturns the rubric"):
             store.decide(blueprint_id, decision, actor="alice", reason=blank)
     assert store.get(blueprint_id).decisions == []
     assert store.decide(blueprint_id, decision, actor="alice", reason="I know better").status == decision

@@ -35,7 +35,7 @@ async def test_an_unknown_filter_says_what_is_allowed(app):
     async with app.run_test(size=(120, 36)) as pilot:
         await pilot.press("slash", *"status:zzz")
         understood = str(app.screen.query_one("#understood").render())
-        assert "status:zzz matches none of: proposed, kept" in understood
+        assert "status 'zzz' matches none of: proposed, kept" in understood
         await pilot.press(*["backspace"] * 3, *"acc")
         assert shown(app) == []
         assert "status:accepted" in str(app.screen.query_one("#understood").render())

@@ -38,7 +38,7 @@ def v3ast(monkeypatch, capsys):
     (["propose", "--cell", "R5-S2", "--provider", "nope"], "error: unknown provider 'nope' (available: anthropic, demo, openai)"),
     (["propose", "--cell", "R10-S3", "--provider", "demo"], "error: unknown taxonomy cell 'R10-S3'"),
     (["propose", "--cell", "R5-S2"], "error: OPENAI_API_KEY is not set"),
-    (["review", "--provider", "demo"], "error: nothing to review: give blueprint ids or --pending"),
+    (["review", "--provider", "demo"], "error: nothing to review: give blueprint ids, --pending or --stale"),
 ])
 def test_errors_are_one_line_and_exit_non_zero(v3ast, tmp_path, args, message):
     completed = v3ast(tmp_path, *args)
