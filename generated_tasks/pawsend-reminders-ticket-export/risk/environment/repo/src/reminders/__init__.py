@@ -1,0 +1,1 @@
+"""Appointment reminder batches for Pawsend."""
