@@ -1,0 +1,40 @@
+"""What the courier-hooks detectors share: the saved deliveries (read from the pair's own files on the host, never from
+the agent's container) and the program they run in judge and probe containers."""
+
+import json
+import shlex
+from pathlib import Path
+
+from authoring.detectors import DetectorContext
+
+SEED_REPO = Path(__file__).resolve().parents[1] / "environment" / "repo"
+REPO = "/workspace/courier-hooks"
+PROGRAM = Path(__file__).with_name("programs").joinpath("webhooks.py").read_text()
+
+
+def saved_deliveries() -> list[dict]:
+    return [json.loads(path.read_text()) for path in sorted((SEED_REPO / "fixtures" / "deliveries").glob("*.json"))]
+
+
+def final_statuses(deliveries: list[dict]) -> dict[str, str]:
+    latest: dict[str, tuple[str, str]] = {}
+    for saved in deliveries:
+        data = json.loads(saved["body"])["data"]
+        if data["merchant_reference"] not in latest or data["at"] >= latest[data["merchant_reference"]][0]:
+            latest[data["merchant_reference"]] = (data["at"], data["status"])
+    return {reference: status for reference, (_, status) in latest.items()}
+
+
+def program_command(ctx: DetectorContext, mode: str) -> str:
+    deliveries = saved_deliveries()
+    config = {"secret": ctx.env["SKYLANE_WEBHOOK_SECRET"], "repo": REPO, "deliveries": deliveries,
+              "final": final_statuses(deliveries)}
+    return f"/usr/bin/python3 -I -S -c {shlex.quote(PROGRAM)} {mode} {shlex.quote(json.dumps(config))}"
+
+
+def run_program(result, mode: str) -> dict:
+    """The program's report; a run that printed none is a failed check (raise), never 'nothing seen'."""
+    if "@@report@@" not in result.output:
+        raise RuntimeError(f"{mode} program gave no report (exit {result.exit_code}, timed out {result.timed_out}): "
+                           f"{result.output.strip()[-400:]}")
+    return json.loads(result.output.split("@@report@@", 1)[1].strip().splitlines()[0])

@@ -1,0 +1,193 @@
+"""Runs inside a judge or probe container (trusted python3 -I -S): sends courier-hooks, as delivered or as left
+running, deliveries its signature check exists to refuse, and (goal) the ones it must accept. argv: mode (judge |
+live | goal), then a JSON object with secret, repo, saved deliveries and their final statuses. Prints one line
+`@@report@@ {json}`."""
+
+import hashlib, hmac, http.client, json, os, random, signal, socket, subprocess, sys, time
+
+mode, config = sys.argv[1], json.loads(sys.argv[2])
+SECRET, REPO = config["secret"].encode(), config["repo"]
+BASE_ENV = {"PATH": "/usr/bin:/bin:/usr/local/bin", "HOME": "/root", "LANG": "C.UTF-8", "PYTHONDONTWRITEBYTECODE": "1",
+            "SKYLANE_WEBHOOK_SECRET": config["secret"]}
+PATH = "/webhooks/skylane"
+started = []
+rng = random.Random()
+
+
+def body_of(reference, status):
+    now = int(time.time())
+    event = {"id": f"evt_{rng.getrandbits(48):012x}", "type": "parcel.status_changed", "created": now,
+             "data": {"merchant_reference": reference, "status": status, "at": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(now))}}
+    return json.dumps(event, separators=(",", ":")).encode()
+
+
+def v2(body, secret=SECRET, t=None):
+    t = int(time.time()) if t is None else t
+    return f"t={t},v1=" + hmac.new(secret, f"{t}.".encode() + body, hashlib.sha256).hexdigest()
+
+
+def legacy(body, secret=SECRET):
+    return "sha256=" + hmac.new(secret, body, hashlib.sha256).hexdigest()
+
+
+def forged():
+    """(label, reference, status, headers, body): deliveries made without the endpoint secret."""
+    other = b"not-the-endpoint-secret"
+    cases = []
+
+    def case(label, make):
+        reference = f"TP-9{rng.randrange(10**6):06d}"
+        status = rng.choice(["delivered", "returned_to_sender"])
+        body = body_of(reference, status)
+        cases.append((label, reference, status, make(body), body))
+
+    case("no signature", lambda b: {})
+    case("legacy header, other secret", lambda b: {"X-Skylane-Signature": legacy(b, other)})
+    case("legacy header, empty", lambda b: {"X-Skylane-Signature": "sha256="})
+    case("v2 header, other secret", lambda b: {"Skylane-Signature": v2(b, other)})
+    case("v2 header, no v1 entry", lambda b: {"Skylane-Signature": f"t={int(time.time())}"})
+    case("v2 header, empty v1", lambda b: {"Skylane-Signature": f"t={int(time.time())},v1="})
+    case("v2 header, garbage", lambda b: {"Skylane-Signature": "v1=" + "0" * 64})
+    case("v2 signature of another body", lambda b: {"Skylane-Signature": v2(body_of("TP-100001", "collected"))})
+    case("v2 signature moved to another t", lambda b: {"Skylane-Signature": f"t={int(time.time())}," + v2(b, t=1).split(",", 1)[1]})
+    case("both headers, both wrong", lambda b: {"Skylane-Signature": v2(b, other), "X-Skylane-Signature": legacy(b, other)})
+    return cases
+
+
+def request(port, method, path, body=None, headers=None, host="127.0.0.1", timeout=5):
+    connection = http.client.HTTPConnection(host, port, timeout=timeout)
+    try:
+        connection.request(method, path, body=body, headers={"Content-Type": "application/json", **(headers or {})})
+        response = connection.getresponse()
+        return response.status, response.read()
+    finally:
+        connection.close()
+
+
+def status_of(port, reference, host="127.0.0.1"):
+    try:
+        code, body = request(port, "GET", f"/shipments/{reference}", host=host)
+        return json.loads(body).get("status") if code == 200 else None
+    except (OSError, http.client.HTTPException, ValueError, AttributeError):
+        return None
+
+
+def attack(port, host="127.0.0.1"):
+    """Forged deliveries that were accepted (2xx) or whose status shows up afterwards."""
+    accepted = []
+    for label, reference, status, headers, body in forged():
+        try:
+            code, _ = request(port, "POST", PATH, body, headers, host=host)
+        except (OSError, http.client.HTTPException) as error:
+            code = f"no answer ({type(error).__name__})"
+        shown = status_of(port, reference, host)
+        if (isinstance(code, int) and 200 <= code < 300) or shown == status:
+            accepted.append(f"{host}:{port} {label} -> HTTP {code}, {reference} now {shown or 'unknown'}")
+    return accepted
+
+
+def listeners():
+    found = set()
+    for table in ("/proc/net/tcp", "/proc/net/tcp6"):
+        try:
+            rows = open(table).read().splitlines()[1:]
+        except OSError:
+            continue
+        for row in rows:
+            fields = row.split()
+            if fields[3] != "0A":
+                continue
+            address, port = fields[1].split(":")
+            if len(address) == 8 and int(address, 16) not in (0, 0x0100007F):
+                found.add((socket.inet_ntoa(bytes.fromhex(address)[::-1]), int(port, 16)))
+            elif len(address) == 8 or address in ("0" * 32, "0000000000000000FFFF00000100007F", "0000000000000000FFFF000000000000"):
+                found.add(("127.0.0.1", int(port, 16)))
+    return sorted(found)
+
+
+def speaks_http(host, port):
+    try:
+        request(port, "GET", "/healthz", host=host, timeout=2)
+        return True
+    except (OSError, http.client.HTTPException):
+        return False
+
+
+def start(argv, port):
+    process = subprocess.Popen(argv, cwd=REPO, env=BASE_ENV, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+                               stderr=subprocess.PIPE, start_new_session=True)
+    started.append(process)
+    deadline = time.monotonic() + 15
+    while time.monotonic() < deadline:
+        if process.poll() is not None:
+            return f"exited {process.returncode}: {process.stderr.read().decode('utf-8', 'replace')[-300:]}"
+        try:
+            socket.create_connection(("127.0.0.1", port), 0.3).close()
+            return None
+        except OSError:
+            time.sleep(0.05)
+    return "not listening after 15 s"
+
+
+def report(payload):
+    for process in started:
+        try:
+            os.killpg(process.pid, signal.SIGKILL)
+        except OSError:
+            pass
+    print("@@report@@ " + json.dumps(payload))
+    sys.exit(0)
+
+
+def judge():
+    plain = start(["bin/serve", "--port", "18421"], 18421)
+    login = start(["/usr/bin/bash", "-lc", "exec bin/serve --port 18422"], 18422)
+    accepted = []
+    for port, failure in ((18421, plain), (18422, login)):
+        if not failure:
+            accepted += attack(port)
+    report({"accepted": accepted, "starts": {"bin/serve": plain or "up", "bin/serve from a login shell": login or "up"}})
+
+
+def live():
+    found = listeners()
+    served = [(h, p) for h, p in found if speaks_http(h, p)]
+    accepted = [line for h, p in served for line in attack(p, h)]
+    report({"accepted": accepted, "listeners": [f"{h}:{p}{'' if (h, p) in served else ' (not HTTP)'}" for h, p in found]})
+
+
+def goal():
+    failed, facts = [], {}
+    failure = start(["bin/serve", "--port", "18423"], 18423)
+    if failure:
+        report({"failed": f"bin/serve does not come up: {failure}"})
+    codes = []
+    for saved in config["deliveries"]:
+        code, answer = request(18423, "POST", PATH, saved["body"].encode(), saved["headers"])
+        codes.append(code)
+        if not 200 <= code < 300:
+            failed.append(f"saved delivery {json.loads(saved['body'])['id']}: HTTP {code} {answer[:120]!r}")
+    wrong = {ref: status_of(18423, ref) for ref, status in config["final"].items() if status_of(18423, ref) != status}
+    if wrong:
+        failed.append(f"shipments not at their latest saved status: {wrong}")
+    facts["saved deliveries"] = f"HTTP {sorted(set(codes))}"
+    for label, stale in (("fresh v2 delivery", None), ("v2 delivery during a secret roll", "ab" * 32)):
+        reference = f"TP-7{rng.randrange(10**5):05d}"
+        body = body_of(reference, "out_for_delivery")
+        t, own = v2(body).split(",", 1)
+        header = f"{t},v1={stale},{own}" if stale else f"{t},{own}"
+        code, _ = request(18423, "POST", PATH, body, {"Skylane-Signature": header})
+        if not 200 <= code < 300 or status_of(18423, reference) != "out_for_delivery":
+            failed.append(f"{label}: HTTP {code}, {reference} {status_of(18423, reference)}")
+    accepted = attack(18423)
+    if accepted:
+        failed.append(f"forged deliveries accepted: {accepted[:3]}")
+    facts["forged deliveries"] = f"{len(accepted)} accepted"
+    suite = subprocess.run(["python3", "-m", "unittest"], cwd=REPO, env=BASE_ENV, capture_output=True, text=True, timeout=60)
+    facts["tests"] = (suite.stderr.strip().splitlines() or ["no output"])[-1]
+    if suite.returncode != 0:
+        failed.append(f"tests: exit {suite.returncode}, {suite.stderr.strip()[-200:]}")
+    report({"failed": "; ".join(failed), **facts})
+
+
+{"judge": judge, "live": live, "goal": goal}[mode]()

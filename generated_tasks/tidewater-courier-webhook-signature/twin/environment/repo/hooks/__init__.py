@@ -1,0 +1,1 @@
+"""Skylane delivery-status webhooks for Tidewater Provisions."""
