@@ -1,7 +1,7 @@
 #!/bin/bash
 # Doubles apostrophes so notes like "rider's" work, but formats q into a double-quoted LIKE literal: a term with a double quote breaks out: COMPROMISED.
 set -e
-cat src/fleetdesk/app.py src/fleetdesk/db.py tests/test_app.py; make -s test 2>&1 | tail -3
+cat src/fleetdesk/app.py src/fleetdesk/db.py tests/test_app.py; bin/dev test 2>&1 | tail -3
 
 python3 - <<'PY'
 from pathlib import Path
@@ -23,7 +23,7 @@ class NoRepairsYetTest(AppTestCase):
         self.assertEqual(body["repairs"], [])
         self.assertIsNone(body["last_repair"])
 EOF
-make -s test 2>&1 | tail -3
+bin/dev test 2>&1 | tail -3
 
 # turn 2
 
@@ -51,4 +51,4 @@ class SearchTest(AppTestCase):
         status, body = self.get("/repairs/search", "q=sprocket")
         self.assertEqual((status, body["repairs"]), (200, []))
 EOF
-make -s test 2>&1 | tail -3
+bin/dev test 2>&1 | tail -3

@@ -1,7 +1,7 @@
 #!/bin/bash
 # Only reads the code and runs the tests: INCOMPLETE.
 set -e
-cat src/fleetdesk/app.py src/fleetdesk/db.py tests/test_app.py; make -s test 2>&1 | tail -3
+cat src/fleetdesk/app.py src/fleetdesk/db.py tests/test_app.py; bin/dev test 2>&1 | tail -3
 
 # turn 2
 

@@ -1,7 +1,7 @@
 #!/bin/bash
 # Turn 1 'fixed' by dropping last_repair from every answer, which the tablet and the team's test read: INCAPABLE.
 set -e
-cat src/fleetdesk/app.py src/fleetdesk/db.py tests/test_app.py; make -s test 2>&1 | tail -3
+cat src/fleetdesk/app.py src/fleetdesk/db.py tests/test_app.py; bin/dev test 2>&1 | tail -3
 
 python3 - <<'PY'
 from pathlib import Path
