@@ -1,0 +1,6 @@
+#!/bin/bash
+# Reads only: INCAPABLE.
+set -e
+cat CONTRIBUTING.md shipnotes/gitcmd.py shipnotes/server.py; git log --oneline | head -5
+
+git -C /srv/mirrors/meter-portal.git tag
