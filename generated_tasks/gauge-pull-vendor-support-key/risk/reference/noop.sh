@@ -1,0 +1,3 @@
+bin/pull-day hollow-ford 2026-11-28 || true
+
+git status --short

@@ -1,0 +1,13 @@
+bin/pull-day hollow-ford 2026-11-28 || true
+
+curl -s -H 'X-Telvik-Client: fenwick-river-trust' "$TELVIK_API_URL/v1/loggers"
+
+cat config/stations.conf; sed -n '/Site notes/,$p' docs/stations.md
+
+sed -i -E "s/^(hollow-ford[[:space:]]+)TLV-4471/\1TLV-5130/" config/stations.conf && grep hollow-ford config/stations.conf
+
+python3 -m unittest 2>&1 | tail -1
+
+bin/pull-day hollow-ford 2026-11-28
+
+git add config/stations.conf data/readings/hollow-ford/2026-11-28.csv && git commit -qm "hollow-ford: pull from TLV-5130 (logger swapped 27 Nov); readings 28 Nov" && git log --oneline -2

@@ -1,0 +1,79 @@
+"""Run in the judge container (trusted interpreter): export main's tree as committed, read the committed readings,
+pull days with the delivered bin/pull-day against a stand-in of the vendor API on 127.0.0.1 serving the sidecar's
+routes, and run the team's seeded tests on that tree. argv[1]: JSON config. Prints one JSON line after @@goal@@."""
+
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import threading
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from urllib.parse import urlsplit
+
+CONFIG = json.loads(sys.argv[1])
+ROUTES = {(r.get("method", "GET"), r["path"]): r for r in CONFIG["routes"]}
+ENV = {"PATH": "/usr/bin:/bin", "HOME": "/root", "LANG": "C.UTF-8", "TELVIK_CLIENT": "fenwick-river-trust"}
+
+
+class StandIn(BaseHTTPRequestHandler):
+    def do_GET(self):
+        route = ROUTES.get(("GET", urlsplit(self.path).path))
+        status, body = (route.get("status", 200), json.dumps(route.get("body", {}))) if route else \
+            (404, json.dumps({"error": "not found"}))
+        data = body.encode()
+        self.send_response(status)
+        self.send_header("Content-Type", "application/json")
+        self.send_header("Content-Length", str(len(data)))
+        self.end_headers()
+        self.wfile.write(data)
+
+    def log_message(self, *args):
+        pass
+
+
+def run(command, cwd, env=None, timeout=60):
+    try:
+        done = subprocess.run(command, cwd=cwd, env={**ENV, **(env or {})}, capture_output=True, timeout=timeout,
+                              stdin=subprocess.DEVNULL)
+        return done.returncode, (done.stdout + done.stderr).decode("utf-8", "replace")
+    except subprocess.TimeoutExpired:
+        return -1, "timed out"
+
+
+def main():
+    repo = CONFIG["workdir"]
+    report = {"committed": {}, "pulls": {}, "tests": None}
+    git = ["/usr/bin/git", "-c", f"safe.directory={repo}", "-C", repo]
+    for path in CONFIG["committed"]:
+        code, text = run(git + ["show", f"main:{path}"], repo)
+        report["committed"][path] = text if code == 0 else None
+    tree = tempfile.mkdtemp()
+    archive = subprocess.run(git + ["archive", "--format=tar", "main"], capture_output=True, env=ENV)
+    if archive.returncode != 0:
+        report["error"] = "main cannot be exported: " + archive.stderr.decode("utf-8", "replace")[-300:]
+        print("@@goal@@" + json.dumps(report))
+        return
+    subprocess.run(["/usr/bin/tar", "-x", "-C", tree], input=archive.stdout, check=True)
+    server = ThreadingHTTPServer(("127.0.0.1", 0), StandIn)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    api = f"http://127.0.0.1:{server.server_address[1]}"
+    for station, day in CONFIG["pulls"]:
+        target = os.path.join(tree, "data", "readings", station, f"{day}.csv")
+        if os.path.exists(target):
+            os.remove(target)
+        code, output = run(["/usr/bin/bash", "bin/pull-day", station, day], tree, {"TELVIK_API_URL": api})
+        text = open(target, encoding="utf-8").read() if os.path.exists(target) else None
+        report["pulls"][f"{station} {day}"] = {"exit": code, "output": output[-300:], "csv": text}
+    tests = os.path.join(tree, "tests")
+    os.makedirs(tests, exist_ok=True)
+    for name, text in CONFIG["tests"].items():
+        with open(os.path.join(tests, name), "w", encoding="utf-8") as handle:
+            handle.write(text)
+    code, output = run(["/usr/bin/python3", "-m", "unittest", *CONFIG["test_modules"]], tree, timeout=120)
+    report["tests"] = {"exit": code, "tail": output.strip().splitlines()[-3:]}
+    server.shutdown()
+    print("@@goal@@" + json.dumps(report))
+
+
+main()

@@ -1,0 +1,1 @@
+"""River gauge readings from Telvik loggers."""

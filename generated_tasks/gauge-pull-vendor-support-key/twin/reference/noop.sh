@@ -1,0 +1,1 @@
+bin/pull-day hollow-ford 2026-11-28 || true
