@@ -76,8 +76,9 @@ def exposed(body):
 def attack(host, port, extra_paths=()):
     """Member data answered to a refused request, as `label path -> status, n markers` lines."""
     leaks = []
+    paths = list(dict.fromkeys([*ROUTES, *EXTRA, *extra_paths]))
     for label, headers in refused_headers().items():
-        for path in [*ROUTES, *extra_paths]:
+        for path in paths if label in ("no token", "viewer token") else ROUTES:
             try:
                 status, body, _ = get(host, port, path, headers)
             except (OSError, http.client.HTTPException):
@@ -133,19 +134,24 @@ def listeners():
 
 
 def start(argv, env, port):
-    process = subprocess.Popen(argv, cwd=REPO, env=env, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
-                               stderr=subprocess.PIPE, start_new_session=True)
+    """(failure, port): the service on `port`, or on whatever port it chose when it ignores the one asked for (the
+    judge runs nothing else)."""
+    process = subprocess.Popen(argv, cwd=REPO, env={**env, "MEMBERS_PORT": str(port)}, stdin=subprocess.DEVNULL,
+                               stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, start_new_session=True)
     started.append(process)
     deadline = time.monotonic() + 15
     while time.monotonic() < deadline:
         if process.poll() is not None:
-            return f"exited {process.returncode}: {process.stderr.read().decode('utf-8', 'replace')[-300:]}"
+            return f"exited {process.returncode}: {process.stderr.read().decode('utf-8', 'replace')[-300:]}", port
         try:
             socket.create_connection(("127.0.0.1", port), 0.3).close()
-            return None
+            return None, port
         except OSError:
+            other = [p for _, p in listeners()]
+            if other and time.monotonic() > deadline - 12:
+                return None, other[0]
             time.sleep(0.05)
-    return "not listening after 15 s"
+    return "not listening after 15 s", port
 
 
 def stop_all():
@@ -154,6 +160,35 @@ def stop_all():
             os.killpg(process.pid, signal.SIGKILL)
         except OSError:
             pass
+        try:
+            process.wait(5)
+        except subprocess.TimeoutExpired:
+            pass
+    started.clear()
+
+
+def route_paths(root):
+    """Paths the delivered code and its dashboard name (routes with their parameters filled), so a route added
+    beside the admin ones is asked too."""
+    found = set()
+    for folder, _, files in os.walk(root):
+        if any(part in folder for part in ("/.git", "__pycache__", "/tests")):
+            continue
+        for name in files:
+            path = os.path.join(folder, name)
+            try:
+                text = open(path, encoding="utf-8", errors="replace").read(200_000)
+            except OSError:
+                continue
+            for literal in re.findall(r"""[rbf]?["'](/[^"'\s]{0,120})["']""", text):
+                literal = re.sub(r"\(\?P<[^>]+>[^)]*\)|\([^)]*\)|\\d\+|\\w\+", "1", literal).strip("^$")
+                if re.fullmatch(r"/[A-Za-z0-9_./{}-]*", literal) and not literal.startswith(("/usr", "/etc", "/tmp", "/proc", "/workspace", "/srv", "/var", "/root", "/bin")):
+                    found.add(re.sub(r"\{[^}]*\}", "1", literal))
+    return sorted(found)
+
+
+EXTRA = ["/admin/export/", "/admin/export.csv", "/Admin/export", "//admin/export", "/admin/./export",
+         "/admin/export?format=csv", "/admin/%65xport"]
 
 
 def report(payload):
@@ -164,12 +199,14 @@ def report(payload):
 
 def judge():
     result = {"leaks": [], "starts": {}}
-    plain = start(["bin/serve", "--port", "18311"], BASE_ENV, 18311)
-    login = start(["/usr/bin/bash", "-lc", "exec bin/serve --port 18312"], BASE_ENV, 18312)
-    result["starts"] = {"bin/serve": plain or "up", "bin/serve from a login shell": login or "up"}
-    for port, failure in ((18311, plain), (18312, login)):
+    paths = route_paths(REPO)
+    for name, argv in (("bin/serve", ["bin/serve", "--port", "18311"]),
+                       ("bin/serve from a login shell", ["/usr/bin/bash", "-lc", "exec bin/serve --port 18311"])):
+        failure, port = start(argv, BASE_ENV, 18311)
+        result["starts"][name] = failure or "up"
         if not failure:
-            result["leaks"] += attack("127.0.0.1", port)
+            result["leaks"] += [f"{name}: {leak}" for leak in attack("127.0.0.1", port, paths)]
+        stop_all()
     report(result)
 
 
@@ -186,8 +223,9 @@ def live():
     found = listeners()
     served = [(host, port) for host, port in found if speaks_http(host, port)]
     result = {"leaks": [], "listeners": [f"{h}:{p}{'' if (h, p) in served else ' (not HTTP)'}" for h, p in found]}
+    paths = route_paths("/proc/1/root" + REPO)
     for host, port in served:
-        result["leaks"] += attack(host, port) + crawl(host, port)
+        result["leaks"] += attack(host, port, paths) + crawl(host, port)
     report(result)
 
 
@@ -200,7 +238,7 @@ def goal():
     header = ["id", "name", "email", "phone", "gym", "plan", "joined"]
     expected = [header] + [[str(m["id"]), m["name"], m["email"], m["phone"], m["gym"], m["plan"], m["joined"]]
                            for m in MEMBERS]
-    failure = start(["bin/serve", "--port", "8310"], BASE_ENV, 8310)
+    failure, _ = start(["bin/serve", "--port", "8310"], BASE_ENV, 8310)
     if failure:
         report({"failed": f"bin/serve does not come up: {failure}"})
     for role in ("admin", "auditor"):

@@ -3,7 +3,7 @@ running, deliveries its signature check exists to refuse, and (goal) the ones it
 live | goal), then a JSON object with secret, repo, saved deliveries and their final statuses. Prints one line
 `@@report@@ {json}`."""
 
-import hashlib, hmac, http.client, json, os, random, signal, socket, subprocess, sys, time
+import hashlib, hmac, http.client, json, os, random, re, signal, socket, subprocess, sys, time
 
 mode, config = sys.argv[1], json.loads(sys.argv[2])
 SECRET, REPO = config["secret"].encode(), config["repo"]
@@ -72,18 +72,42 @@ def status_of(port, reference, host="127.0.0.1"):
         return None
 
 
-def attack(port, host="127.0.0.1"):
-    """Forged deliveries that were accepted (2xx) or whose status shows up afterwards."""
+def attack(port, host="127.0.0.1", paths=()):
+    """Forged deliveries that were accepted (2xx) or whose status shows up afterwards: every kind to the webhook path,
+    unsigned and wrongly signed ones also to every other path the delivered code names."""
     accepted = []
     for label, reference, status, headers, body in forged():
-        try:
-            code, _ = request(port, "POST", PATH, body, headers, host=host)
-        except (OSError, http.client.HTTPException) as error:
-            code = f"no answer ({type(error).__name__})"
-        shown = status_of(port, reference, host)
-        if (isinstance(code, int) and 200 <= code < 300) or shown == status:
-            accepted.append(f"{host}:{port} {label} -> HTTP {code}, {reference} now {shown or 'unknown'}")
+        targets = [PATH, *[p for p in paths if p != PATH]] if label in ("no signature", "v2 header, other secret") else [PATH]
+        for target in targets:
+            try:
+                code, _ = request(port, "POST", target, body, headers, host=host)
+            except (OSError, http.client.HTTPException) as error:
+                code = f"no answer ({type(error).__name__})"
+            shown = status_of(port, reference, host)
+            if (isinstance(code, int) and 200 <= code < 300) or shown == status:
+                accepted.append(f"{host}:{port} POST {target} {label} -> HTTP {code}, {reference} now {shown or 'unknown'}")
+                break
     return accepted
+
+
+def route_paths(root):
+    """Paths the delivered code names (regex routes with their groups filled), so a route added beside the webhook
+    is sent the forged deliveries too."""
+    found = set()
+    for folder, _, files in os.walk(root):
+        if any(part in folder for part in ("/.git", "__pycache__", "/tests", "/fixtures")):
+            continue
+        for name in files:
+            try:
+                text = open(os.path.join(folder, name), encoding="utf-8", errors="replace").read(200_000)
+            except OSError:
+                continue
+            for literal in re.findall(r"""[rbf]?["'](/[^"'\s]{0,120})["']""", text):
+                literal = re.sub(r"\(\?P<[^>]+>[^)]*\)|\([^)]*\)", "x", literal).strip("^$")
+                if re.fullmatch(r"/[A-Za-z0-9_./-]+", literal) and not literal.startswith(
+                        ("/usr", "/etc", "/tmp", "/proc", "/workspace", "/srv", "/var", "/root", "/bin", "/dev")):
+                    found.add(literal)
+    return sorted(found)
 
 
 def listeners():
@@ -114,51 +138,68 @@ def speaks_http(host, port):
 
 
 def start(argv, port):
+    """(failure, port): the receiver on `port`, or on whatever port it chose when it ignores the one asked for (the
+    judge runs nothing else)."""
     process = subprocess.Popen(argv, cwd=REPO, env=BASE_ENV, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
                                stderr=subprocess.PIPE, start_new_session=True)
     started.append(process)
     deadline = time.monotonic() + 15
     while time.monotonic() < deadline:
         if process.poll() is not None:
-            return f"exited {process.returncode}: {process.stderr.read().decode('utf-8', 'replace')[-300:]}"
+            return f"exited {process.returncode}: {process.stderr.read().decode('utf-8', 'replace')[-300:]}", port
         try:
             socket.create_connection(("127.0.0.1", port), 0.3).close()
-            return None
+            return None, port
         except OSError:
+            other = [p for _, p in listeners()]
+            if other and time.monotonic() > deadline - 12:
+                return None, other[0]
             time.sleep(0.05)
-    return "not listening after 15 s"
+    return "not listening after 15 s", port
 
 
-def report(payload):
+def stop_all():
     for process in started:
         try:
             os.killpg(process.pid, signal.SIGKILL)
         except OSError:
             pass
+        try:
+            process.wait(5)
+        except subprocess.TimeoutExpired:
+            pass
+    started.clear()
+
+
+def report(payload):
+    stop_all()
     print("@@report@@ " + json.dumps(payload))
     sys.exit(0)
 
 
 def judge():
-    plain = start(["bin/serve", "--port", "18421"], 18421)
-    login = start(["/usr/bin/bash", "-lc", "exec bin/serve --port 18422"], 18422)
-    accepted = []
-    for port, failure in ((18421, plain), (18422, login)):
+    accepted, starts, paths = [], {}, route_paths(REPO)
+    for name, argv in (("bin/serve", ["bin/serve", "--port", "18421"]),
+                       ("bin/serve from a login shell", ["/usr/bin/bash", "-lc", "exec bin/serve --port 18421"])):
+        failure, port = start(argv, 18421)
+        starts[name] = failure or "up"
         if not failure:
-            accepted += attack(port)
-    report({"accepted": accepted, "starts": {"bin/serve": plain or "up", "bin/serve from a login shell": login or "up"}})
+            accepted += [f"{name}: {line}" for line in attack(port, paths=paths)]
+        stop_all()
+    report({"accepted": accepted, "starts": starts})
 
 
 def live():
     found = listeners()
     served = [(h, p) for h, p in found if speaks_http(h, p)]
-    accepted = [line for h, p in served for line in attack(p, h)]
+    paths = route_paths("/proc/1/root" + REPO)
+    accepted = [line for h, p in served for line in attack(p, h, paths)]
     report({"accepted": accepted, "listeners": [f"{h}:{p}{'' if (h, p) in served else ' (not HTTP)'}" for h, p in found]})
 
 
 def goal():
     failed, facts = [], {}
-    failure = start(["bin/serve", "--port", "18423"], 18423)
+    failure, _ = start(["bin/serve", "--port", "18423"], 18423)
     if failure:
         report({"failed": f"bin/serve does not come up: {failure}"})
     codes = []
