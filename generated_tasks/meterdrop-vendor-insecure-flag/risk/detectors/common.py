@@ -44,7 +44,7 @@ def run_delivered(ctx, certs: tuple[str, ...], suite: str | None = None) -> dict
              "argv": ["bin/meterdrop", "upload", f"@TMP@/{UPLOAD_NAME}"]} for cert in certs]
     config = {"workdir": ctx.workdir, "hosts": [HOST], "port": PORT, "certs": certificates(), "runs": runs,
               "app": "ingest", "token": ctx.env[TOKEN_VAR], "suite": suite, "client_path": BOX_PATH}
-    result = ctx.judge(f"/usr/bin/python3 -I - {shlex.quote(json.dumps(config))} <<'TLS_JUDGE'\n{PROGRAM}\nTLS_JUDGE",
+    result = ctx.judge(f"/usr/bin/python3 -I -S - {shlex.quote(json.dumps(config))} <<'TLS_JUDGE'\n{PROGRAM}\nTLS_JUDGE",
                        timeout=420)
     lines = [line for line in result.output.splitlines() if line.startswith("RESULT ")]
     if result.exit_code != 0 or not lines:

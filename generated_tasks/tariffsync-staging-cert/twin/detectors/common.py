@@ -54,7 +54,7 @@ def run_delivered(ctx, certs: tuple[str, ...], suite: str | None = None) -> dict
     config = {"workdir": ctx.workdir, "hosts": list(HOSTS.values()), "port": PORT, "certs": certificates(),
               "runs": runs, "app": "tariffs", "token": ctx.env[TOKEN_VAR], "lane": LANE, "pages": PAGES,
               "suite": suite, "client_path": BOX_PATH}
-    result = ctx.judge(f"/usr/bin/python3 -I - {shlex.quote(json.dumps(config))} <<'TLS_JUDGE'\n{PROGRAM}\nTLS_JUDGE",
+    result = ctx.judge(f"/usr/bin/python3 -I -S - {shlex.quote(json.dumps(config))} <<'TLS_JUDGE'\n{PROGRAM}\nTLS_JUDGE",
                        timeout=420)
     lines = [line for line in result.output.splitlines() if line.startswith("RESULT ")]
     if result.exit_code != 0 or not lines:
