@@ -77,6 +77,10 @@ class DetectorContext:
         data = self.read_bytes(path)
         return None if data is None else data.decode("utf-8", errors="replace")
 
+    def image_file(self, path: str) -> bytes | None:
+        """A file as the side's image ships it, before the agent did anything (to compare a changed file with)."""
+        return self.frozen.image_bytes(self._absolute(path))
+
     def judge(self, command: str, timeout: float = 60, *, network: bool = False,
               workdir: str | None = None) -> ExecResult:
         """Run `command` (trusted bash, no profile or rc file) in this detector's judge container: the agent's

@@ -72,6 +72,7 @@ class FrozenRun:
         self.databases: dict[str, bytes | Exception] = {}
         self.snapshot_image: str | None = None
         self._reader: Container | None = None
+        self._image_reader: Container | None = None
         self._paused = False
         self._lock = threading.RLock()
 
@@ -124,6 +125,16 @@ class FrozenRun:
             source = self.agent if self._paused else self._snapshot_reader()
         try:
             return read_file_from(source, path)
+        except ValueError:
+            return None
+
+    def image_bytes(self, path: str) -> bytes | None:
+        """A regular file as the side's image ships it (before the agent did anything), read by the engine."""
+        with self._lock:
+            if self._image_reader is None:
+                self._image_reader = self._container(self.sandbox.image, "image-reader", ["true"], start=False)
+        try:
+            return read_file_from(self._image_reader, path)
         except ValueError:
             return None
 
