@@ -12,7 +12,7 @@ from authoring.blueprint import (
     check_transition, search_text,
 )
 from authoring.blueprint_files import BlueprintFileError, dump_blueprint, read_blueprint
-from authoring.taxonomy import CELLS
+from authoring.taxonomy import CELLS, in_cell
 
 
 class BlueprintNotFound(KeyError):
@@ -31,13 +31,14 @@ class ChangedSinceRead(RuntimeError):
 @dataclass(frozen=True)
 class Filter:
     cell: str | None = None
+    """A cell (`R5-S2`), a risk (`R5`) or a source (`S2`)."""
     status: Status | None = None
     band: Status | None = None
     """The rubric band of the latest review: kept, needs_review or dropped."""
     text: str | None = None
 
     def matches(self, blueprint: Blueprint) -> bool:
-        if self.cell and blueprint.taxonomy_id != self.cell:
+        if self.cell and not in_cell(blueprint.taxonomy_id, self.cell):
             return False
         if self.status and blueprint.status != self.status:
             return False

@@ -127,21 +127,32 @@ class ReviewerApp(App):
         self.set_interval(STORE_POLL_SECONDS, self.watch_store)
 
     def watch_store(self) -> None:
-        """Take in what others changed on disk: files are stat'ed only when a folder or git's HEAD moved,
-        and only changed files are parsed. The queue redraws and keeps its cursor."""
+        """Take in what others changed on disk: files are stat'ed (in a thread) only when a cell folder or
+        git's HEAD moved, and only changed files are parsed. The queue redraws and keeps its cursor."""
         if self.bulk_running or self.catalog.loading is not None:
             return
         now = store_signature(self.store)
         if now == self.store_seen:
             return
         self.store_seen = now
-        changed, gone = self.catalog.changes_on_disk()
+        self.scan_store(list(self.catalog.rows.values()))
+
+    @work(thread=True, exclusive=True, group="watch")
+    def scan_store(self, rows: list[Row]) -> None:
+        changed, gone = self.catalog.changes_on_disk(rows)
         if not changed and not gone:
             return
         if len(changed) >= max(self.background_from, 1):
-            self.reload_all()
+            self.call_from_thread(self.reload_all)
             return
-        changes = self.catalog.apply_changes(parse_files(changed), gone)
+        self.call_from_thread(self._take_changes, parse_files(changed), gone)
+
+    def _take_changes(self, results: list, gone: list[str]) -> None:
+        if self.catalog.loading is not None:
+            return
+        current = [(name, result) for name, result in results if not isinstance(result, Row)
+                   or self.catalog.is_current(result)]  # a file rewritten since it was parsed: the next tick
+        changes = self.catalog.apply_changes(current, [name for name in gone if not os.path.exists(name)])
         if changes:
             self.broadcast(RowsArrived())
             self.notify(changes_line(changes), severity="warning", timeout=8)

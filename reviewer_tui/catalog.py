@@ -315,11 +315,11 @@ class Catalog:
             self._put_while_loading.add(row.id)
         return row
 
-    def changes_on_disk(self) -> tuple[list[str], list[str]]:
+    def changes_on_disk(self, rows: list[Row] | None = None) -> tuple[list[str], list[str]]:
         """Files new or changed since their row (or their problems) were read, and paths of rows whose
-        file is gone — one stat per file, nothing parsed."""
-        by_path = {row.path: row for row in self.rows.values()}
-        changed, present = [], set()
+        file is gone — one stat per file, nothing parsed. `rows`: a copy of the rows, to run in a thread."""
+        by_path = {row.path: row for row in (self.rows.values() if rows is None else rows)}
+        changed, present, invalid = [], set(), dict(self._invalid)
         for path in self.store.files():
             name = str(path)
             try:
@@ -328,7 +328,7 @@ class Catalog:
                 continue
             present.add(name)
             row = by_path.get(name)
-            known = (row.mtime_ns, row.size) if row is not None else self._invalid.get(name)
+            known = (row.mtime_ns, row.size) if row is not None else invalid.get(name)
             if known != (stat.st_mtime_ns, stat.st_size):
                 changed.append(name)
         return changed, [name for name in by_path if name not in present]
@@ -340,8 +340,8 @@ class Catalog:
         by_path = {row.path: row for row in self.rows.values()}
         touched = set()
         for name in gone:
-            row = by_path[name]
-            if self.rows.get(row.id) is row:
+            row = by_path.get(name)
+            if row is not None and self.rows.get(row.id) is row:
                 del self.rows[row.id]
                 touched.add(row.id)
         for name, result in results:

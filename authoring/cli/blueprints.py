@@ -4,33 +4,54 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from collections.abc import Callable
 from typing import Annotated, Optional
 
 import typer
 from rich.console import Console
 from rich.markup import escape
 
-from authoring.blueprint import BLUEPRINT_FIELDS, Status
+from authoring.blueprint import BLUEPRINT_FIELDS, parse_band, parse_status
 from authoring.blueprint_files import BlueprintFileError, read_blueprint
-from authoring.cli.common import default_actor, print_rows, project, store
+from authoring.cli.common import default_actor, print_rows, store, store_folder
 from authoring.store import Filter
-from authoring.taxonomy import CELLS, cell as known_cell
+from authoring.taxonomy import CELLS, parse_cell
 
 app = typer.Typer(help="List, inspect, validate and decide on blueprints.", no_args_is_help=True)
 console = Console()
 
 
+def _reading(parse: Callable[[str], object]) -> Callable[[Optional[str]], object]:
+    """A typer callback that reads an option with one of the parsers the reviewer app uses too."""
+
+    def read(value: Optional[str]) -> object:
+        if value is None:
+            return None
+        try:
+            return parse(value)
+        except ValueError as error:
+            raise typer.BadParameter(str(error)) from None
+
+    return read
+
+
+CellOption = Annotated[Optional[str], typer.Option(
+    help="Only this cell (R5-S2), risk (R5) or source (S2), in any case.", callback=_reading(parse_cell))]
+StatusOption = Annotated[Optional[str], typer.Option(
+    help="Only this status; any unique part of its name (review, acc).", callback=_reading(parse_status))]
+BandOption = Annotated[Optional[str], typer.Option(
+    help="Only this rubric band: kept, review, dropped (any unique part).", callback=_reading(parse_band))]
+
+
 @app.command("list")
 def list_(
-    cell: Annotated[Optional[str], typer.Option(help="Only this cell, e.g. R5-S2.")] = None,
-    status: Annotated[Optional[Status], typer.Option(help="Only this status.")] = None,
-    band: Annotated[Optional[Status], typer.Option(help="Only this rubric band: kept, needs_review, dropped.")] = None,
+    cell: CellOption = None,
+    status: StatusOption = None,
+    band: BandOption = None,
     text: Annotated[Optional[str], typer.Option(help="Only those containing this text.")] = None,
     as_json: Annotated[bool, typer.Option("--json", help="One JSON array of whole blueprints.")] = False,
 ) -> None:
     """List blueprints, filtered by cell, status, rubric band or text."""
-    if cell:
-        known_cell(cell)
     blueprints, problems = store().load_all()
     where = Filter(cell=cell, status=status, band=band, text=text)
     if as_json:
@@ -92,7 +113,9 @@ def check(
 ) -> None:
     """Validate blueprint files: one line per problem, exit 1 if any."""
     files: list[Path] = []
-    for path in paths or [project().blueprints]:
+    for path in paths or [store_folder()]:
+        if not path.exists():
+            raise typer.BadParameter(f"no such file or folder: {path}", param_hint="PATHS")
         files.extend(blueprint_files(path) if path.is_dir() else [path])
     problems = []
     for path in files:
@@ -110,7 +133,8 @@ def check(
 @app.command()
 def decide(
     blueprint_id: Annotated[str, typer.Argument(help="The blueprint's id.")],
-    status: Annotated[Status, typer.Option(help="accepted, rejected or needs_review (or a later stage).")],
+    status: Annotated[str, typer.Option(help="accepted, rejected or needs_review (any unique part: acc, rej, "
+                                             "review).", callback=_reading(parse_status))],
     reason: Annotated[str, typer.Option(help="Why; recorded in the blueprint and the git commit.")],
     actor: Annotated[Optional[str], typer.Option(help="Who decides; default: git user.name.")] = None,
 ) -> None:

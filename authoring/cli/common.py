@@ -6,6 +6,7 @@ import getpass
 import signal
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
+from pathlib import Path
 
 import typer
 from rich.console import Console
@@ -21,8 +22,34 @@ def project() -> Project:
     return Project.current()
 
 
+class NoStore(LookupError):
+    def __str__(self) -> str:
+        return (f"no blueprint store at {self.args[0]}: run v3ast in a project folder (one with blueprints/) or set "
+                "V3AST_ROOT; `v3ast propose` starts a store")
+
+
+def store_folder() -> Path:
+    """The project's blueprint store, which must exist: a command never creates one unasked."""
+    folder = project().blueprints
+    if not folder.is_dir():
+        raise NoStore(folder)
+    return folder
+
+
 def store() -> BlueprintStore:
-    return BlueprintStore(project().blueprints)
+    return BlueprintStore(store_folder())
+
+
+def new_or_existing_store() -> BlueprintStore:
+    """The project's store; if there is none, one is started and the command says where and in which repository."""
+    folder = project().blueprints
+    if folder.is_dir():
+        return BlueprintStore(folder)
+    the_store = BlueprintStore(folder)
+    repository = the_store.audit.root
+    where = "its own new git repository" if repository == folder.resolve() else f"the git repository at {repository}"
+    typer.echo(f"started a new blueprint store at {folder} ({where})", err=True)
+    return the_store
 
 
 def default_actor() -> str:

@@ -10,14 +10,14 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
-from authoring.cli.common import demo_note, interrupt_on_sigterm, project
+from authoring.cli.common import demo_note, interrupt_on_sigterm, new_or_existing_store, project, store_folder
 from authoring.stage1.inputs import Workspace, load_rubric
-from authoring.stage1.propose import propose as run_proposals
+from authoring.stage1.propose import RoundResult, propose as run_proposals
 from authoring.stage1.providers import PROVIDERS, ProviderConfig, make_provider
 from authoring.stage1.report import cell_reports
 from authoring.stage1.review import ReviewResult, review as run_review
 from authoring.stage1.usage import Usage
-from authoring.taxonomy import cell as known_cell
+from authoring.taxonomy import parse_cell
 
 report_app = typer.Typer(help="Stage I records: reports over proposals, reviews and usage.", no_args_is_help=True)
 console = Console()
@@ -40,22 +40,27 @@ def propose(
     replay: ReplayOption = None,
     concurrency: ConcurrencyOption = 10,
 ) -> None:
-    """Ask a model for blueprint candidates for one cell; store them as proposed blueprints."""
-    known_cell(cell)
+    """Ask a model for blueprint candidates for one cell; store them as proposed blueprints.
+
+    Each candidate is stored (file + git commit) as its answer arrives, with `[n/N]` progress; an endpoint
+    nothing listens at stops the command at its first call."""
+    cell = parse_cell(cell, whole=True)
     the_provider = make_provider(provider, ProviderConfig(model=model, base_url=base_url, record=record, replay=replay))
+
+    def show(result: RoundResult, asked: int, line: str) -> None:
+        typer.echo(f"[{len(result.created) + len(result.failed)}/{asked}] round {result.round}: {line}")
+
     try:
-        results = run_proposals(the_provider, Workspace.of(project()), cell, rounds=rounds, concurrency=concurrency)
+        new_or_existing_store()
+        with interrupt_on_sigterm():
+            results = run_proposals(the_provider, Workspace.of(project()), cell, rounds=rounds,
+                                    concurrency=concurrency, progress=show)
     finally:
         the_provider.close()
     for result in results:
         typer.echo(f"{result.cell} round {result.round}: {len(result.created)} proposed "
                    f"({len(result.duplicates)} near-duplicate), {len(result.failed)} failed · {_usage(result.usage)}"
                    f"{demo_note(the_provider)}")
-        for blueprint in result.created:
-            mark = f"  (near-duplicate of {blueprint.duplicate_of})" if blueprint.duplicate_of else ""
-            typer.echo(f"  {blueprint.id}{mark}")
-        for path in result.failed:
-            typer.echo(f"  failed: {path}", err=True)
     if not any(r.created for r in results):
         raise typer.Exit(1)
 
@@ -77,6 +82,7 @@ def review(
 
     Each review is recorded (file + git commit) as its answer arrives; Ctrl-C or SIGTERM keeps those,
     leaves the rest proposed and says how far it got."""
+    store_folder()
     the_provider = make_provider(provider, ProviderConfig(model=model, base_url=base_url, record=record, replay=replay))
 
     def show(result: ReviewResult, line: str) -> None:
@@ -104,6 +110,7 @@ def report(
 ) -> None:
     """Per cell: proposed, pending, rubric bands, accepted/rejected by people, mean score per dimension,
     tokens and cost."""
+    store_folder()
     workspace = Workspace.of(project())
     reports = cell_reports(workspace)
     if as_json:

@@ -28,6 +28,11 @@ class ProviderError(RuntimeError):
         self.usage = usage
 
 
+class EndpointUnreachable(ProviderError):
+    """Nothing listens at the endpoint (connection refused, unknown host): every other call would fail
+    the same way, so the whole command stops at once."""
+
+
 class Provider(Protocol):
     name: str
     """`provider/model`, as recorded in provenance and reviews."""

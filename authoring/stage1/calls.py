@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 
 from pydantic import BaseModel
 
-from authoring.stage1 import MalformedOutput, Provider, ProviderError
+from authoring.stage1 import EndpointUnreachable, MalformedOutput, Provider, ProviderError
 from authoring.stage1.inputs import Prompt
 from authoring.stage1.usage import Usage
 
@@ -32,7 +32,8 @@ def ask_all(provider: Provider, calls: list[ModelCall], schema: type[BaseModel],
     """Run every call on a bounded thread pool, so a batch takes about as long as its slowest call.
 
     `on_done` gets each call as it finishes, in this thread, so its answer is used (written) at once.
-    An interruption (Ctrl-C, or an exception from `on_done`) cancels the calls not yet started."""
+    An interruption (Ctrl-C, an exception from `on_done`, or an endpoint nothing listens at) cancels the
+    calls not yet started and is raised."""
     if concurrency < 1:
         raise ValueError("--concurrency must be at least 1")
     pool = ThreadPoolExecutor(max_workers=concurrency)
@@ -51,5 +52,7 @@ def ask(provider: Provider, call: ModelCall, schema: type[BaseModel]) -> None:
         call.answer, call.usage = provider.complete_structured(call.prompt.system, call.prompt.user, schema)
     except MalformedOutput as error:
         call.error, call.raw_texts, call.usage = str(error), error.raw_texts, error.usage
+    except EndpointUnreachable:
+        raise  # every call would fail alike: ask_all stops and the command says it once
     except ProviderError as error:
         call.error, call.usage = str(error), error.usage

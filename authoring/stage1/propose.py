@@ -4,9 +4,11 @@ from __future__ import annotations
 
 import hashlib
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from authoring.audit import deferred_interrupts
 from authoring.blueprint import Blueprint, Provenance
 from authoring.stage1 import Provider, ledger
 from authoring.stage1.calls import ModelCall, ask_all
@@ -43,18 +45,25 @@ class RoundResult:
         return [b for b in self.created if b.duplicate_of]
 
 
+Progress = Callable[[RoundResult, int, str], None]
+"""Told after each candidate of a round: the round so far, how many candidates it asks for, what happened."""
+
+
 def propose(provider: Provider, workspace: Workspace, cell_id: str, rounds: int = 1, concurrency: int = 10,
-            candidates: int = CANDIDATES_PER_ROUND) -> list[RoundResult]:
+            candidates: int = CANDIDATES_PER_ROUND, progress: Progress | None = None) -> list[RoundResult]:
     the_cell = known_cell(cell_id)
     if rounds < 1 or concurrency < 1 or candidates < 1:
         raise ValueError("--rounds, --concurrency and the number of candidates must be at least 1")
     sources = load_sources(workspace.sources)
     store = BlueprintStore(workspace.blueprints)
-    return [run_round(provider, workspace, store, the_cell, sources, concurrency, candidates) for _ in range(rounds)]
+    return [run_round(provider, workspace, store, the_cell, sources, concurrency, candidates, progress)
+            for _ in range(rounds)]
 
 
 def run_round(provider: Provider, workspace: Workspace, store: BlueprintStore, the_cell: Cell,
-              sources: dict[str, SourceReference], concurrency: int, candidates: int) -> RoundResult:
+              sources: dict[str, SourceReference], concurrency: int, candidates: int,
+              progress: Progress | None = None) -> RoundResult:
+    """Each candidate is stored (file + commit) as its answer arrives."""
     existing = store.list(Filter(cell=the_cell.id))
     number = 1 + max((b.provenance.round or 0 for b in existing), default=0)
     focus = focus_order(the_cell, sources)
@@ -65,24 +74,28 @@ def run_round(provider: Provider, workspace: Workspace, store: BlueprintStore, t
             existing_titles=sorted(b.title for b in existing)), slot=slot)
         for slot in range(1, candidates + 1)
     ]
-    ask_all(provider, attempts, candidate_answer_schema(list(sources)), concurrency)
-
     result = RoundResult(the_cell.id, number)
     seen = [(b.id, fingerprint(b.title, b.engineering_task)) for b in existing]
-    for attempt in attempts:
-        result.usage += attempt.usage
-        blueprint = store_candidate(provider, store, the_cell, number, attempt, seen) if attempt.candidate else None
-        if blueprint is None:
-            result.failed.append(record_failure(provider, workspace, the_cell, number, attempt))
-        else:
-            result.created.append(blueprint)
-        if blueprint is None:
-            outcome = "malformed" if attempt.raw_texts else "failed"
-        else:
-            outcome = "duplicate" if blueprint.duplicate_of else "ok"
-        ledger.append(workspace.ledger, ledger.LedgerEntry(
-            cell=the_cell.id, purpose="propose", provider=provider.name, outcome=outcome,
-            blueprint_id=blueprint.id if blueprint else None, usage=attempt.usage))
+
+    def take(attempt: Attempt) -> None:
+        with deferred_interrupts():  # a candidate stored is also counted and in the ledger
+            result.usage += attempt.usage
+            blueprint = store_candidate(provider, store, the_cell, number, attempt, seen) if attempt.candidate else None
+            if blueprint is None:
+                result.failed.append(record_failure(provider, workspace, the_cell, number, attempt))
+                outcome = "malformed" if attempt.raw_texts else "failed"
+            else:
+                result.created.append(blueprint)
+                outcome = "duplicate" if blueprint.duplicate_of else "ok"
+            ledger.append(workspace.ledger, ledger.LedgerEntry(
+                cell=the_cell.id, purpose="propose", provider=provider.name, outcome=outcome,
+                blueprint_id=blueprint.id if blueprint else None, usage=attempt.usage))
+        if progress is not None:
+            mark = f" (near-duplicate of {blueprint.duplicate_of})" if blueprint and blueprint.duplicate_of else ""
+            progress(result, candidates, f"{blueprint.id}{mark}" if blueprint
+                     else f"candidate {attempt.slot} failed ({attempt.error}); record in {result.failed[-1]}")
+
+    ask_all(provider, attempts, candidate_answer_schema(list(sources)), concurrency, on_done=take)
     return result
 
 

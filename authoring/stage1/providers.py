@@ -10,7 +10,7 @@ from typing import ClassVar
 from pydantic import BaseModel, ValidationError
 
 from authoring.blueprint import plain_problems
-from authoring.stage1 import MalformedOutput, Provider, ProviderError, Schema
+from authoring.stage1 import EndpointUnreachable, MalformedOutput, Provider, ProviderError, Schema
 from authoring.stage1.cassette import Cassette, CassetteMiss
 from authoring.stage1.retry import RetriesExhausted, RetryPolicy, TransientError, retry_after_seconds, with_backoff
 from authoring.stage1.usage import Usage
@@ -100,7 +100,7 @@ class StructuredProvider:
                 total += Usage(calls=error.retries + 1, retries=error.retries)
                 raise ProviderError(f"{self.name}: {error}", total) from None
             except ProviderError as error:
-                raise ProviderError(str(error), total + error.usage) from None
+                raise type(error)(str(error), total + error.usage) from None
             total += usage + Usage(calls=retries, retries=retries)
             try:
                 return schema.model_validate_json(raw), total
@@ -127,6 +127,9 @@ def translate_sdk_error(error: Exception, sdk: object, name: str) -> Exception:
     if isinstance(error, sdk.APIConnectionError):
         if isinstance(error.__cause__, CassetteMiss):
             return error.__cause__
+        unreachable = why_unreachable(error)
+        if unreachable:
+            return EndpointUnreachable(f"cannot reach {endpoint_of(error)}: {unreachable}", Usage(calls=1))
         return TransientError(f"connection failed: {error.__cause__ or error}")
     if isinstance(error, sdk.APIStatusError):
         message = f"HTTP {error.status_code}: {api_error_message(error)}"
@@ -134,6 +137,37 @@ def translate_sdk_error(error: Exception, sdk: object, name: str) -> Exception:
             return TransientError(message, retry_after_seconds(error.response.headers))
         return ProviderError(f"{name}: {message}", Usage(calls=1))
     return error
+
+
+UNREACHABLE = {
+    "connection refused": "connection refused",
+    "name or service not known": "unknown host",
+    "nodename nor servname": "unknown host",
+    "temporary failure in name resolution": "unknown host",
+    "no route to host": "no route to host",
+}
+
+
+def why_unreachable(error: BaseException) -> str:
+    """`connection refused` or `unknown host` when that is what a connection error came from, else ""."""
+    seen: BaseException | None = error
+    while seen is not None:
+        if isinstance(seen, ConnectionRefusedError):
+            return "connection refused"
+        text = str(seen).lower()
+        found = next((said for words, said in UNREACHABLE.items() if words in text), "")
+        if found:
+            return found
+        seen = seen.__cause__ or seen.__context__
+    return ""
+
+
+def endpoint_of(error: Exception) -> str:
+    request = getattr(error, "request", None)
+    url = getattr(request, "url", None)
+    if url is None:
+        return "the endpoint"
+    return f"{url.scheme}://{url.netloc.decode() if isinstance(url.netloc, bytes) else url.netloc}"
 
 
 def api_error_message(error: Exception) -> str:

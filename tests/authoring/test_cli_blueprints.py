@@ -165,7 +165,7 @@ def test_decide_defaults_the_actor_to_the_git_user(project):
 BAD_INPUT = {
     "show unknown id": (["show", "nope"], "error: no blueprint with id 'nope'"),
     "decide unknown id": (["decide", "nope", "--status", "accepted", "--reason", "x"], "error: no blueprint with id 'nope'"),
-    "unknown cell": (["list", "--cell", "R0-S9"], "error: unknown taxonomy cell 'R0-S9'"),
+    "unknown cell": (["list", "--cell", "R0-S9"], "error: Invalid value for '--cell': unknown cell 'R0-S9'"),
     "unknown status": (["list", "--status", "finished"], "error: Invalid value for '--status'"),
     "not a person's decision": (["decide", "keep-me", "--status", "admitted", "--reason", "x"],
                                 "error: a person decides accepted, needs_review, rejected; admitted is set by"),

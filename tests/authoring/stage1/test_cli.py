@@ -1,5 +1,7 @@
 import json
+import socket
 import sys
+import time
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -36,11 +38,12 @@ def v3ast(monkeypatch, capsys):
 
 @pytest.mark.parametrize(("args", "message"), [
     (["propose", "--cell", "R5-S2", "--provider", "nope"], "error: unknown provider 'nope' (available: anthropic, demo, openai)"),
-    (["propose", "--cell", "R10-S3", "--provider", "demo"], "error: unknown taxonomy cell 'R10-S3'"),
+    (["propose", "--cell", "R10-S3", "--provider", "demo"], "error: unknown cell 'R10-S3' (expected a cell such as R5-S2)"),
     (["propose", "--cell", "R5-S2"], "error: OPENAI_API_KEY is not set"),
     (["review", "--provider", "demo"], "error: nothing to review: give blueprint ids, --pending or --stale"),
 ])
 def test_errors_are_one_line_and_exit_non_zero(v3ast, tmp_path, args, message):
+    (tmp_path / "blueprints").mkdir()
     completed = v3ast(tmp_path, *args)
     assert completed.returncode == 1
     assert completed.stderr.startswith(message) and completed.stderr.count("\n") == 1
@@ -66,3 +69,56 @@ def test_the_demo_runs_stage1_offline_end_to_end(v3ast, tmp_path):
     assert decided.returncode == 0, decided.stderr
     [cell] = json.loads(v3ast(tmp_path, "stage1", "report", "--json").stdout)
     assert (cell["cell"], cell["proposed"], cell["rejected"], cell["accepted"]) == ("R5-S2", 10, 1, 0)
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+def test_a_dead_endpoint_is_said_once_and_stops_at_once(v3ast, tmp_path):
+    port = free_port()
+    started = time.monotonic()
+    completed = v3ast(tmp_path, "propose", "--cell", "r5-s2", "--base-url", f"http://127.0.0.1:{port}/v1")
+    assert completed.returncode == 1
+    assert completed.stderr.splitlines()[-1] == f"error: cannot reach http://127.0.0.1:{port}: connection refused"
+    assert completed.stderr.count("cannot reach") == 1 and "failed" not in completed.stdout
+    assert time.monotonic() - started < 10  # no backoff: the default policy would wait 1+2+4+8 s per call
+
+
+def test_no_command_creates_a_store_unasked_and_propose_says_it_started_one(v3ast, tmp_path):
+    for args in (["blueprints", "list"], ["blueprints", "check"], ["review", "--pending", "--provider", "demo"],
+                 ["stage1", "report"]):
+        completed = v3ast(tmp_path, *args)
+        assert completed.returncode == 1, args
+        assert completed.stderr.startswith(f"error: no blueprint store at {tmp_path / 'blueprints'}: run v3ast in a")
+        assert not (tmp_path / "blueprints").exists()
+    proposed = v3ast(tmp_path, "propose", "--cell", "R2-S1", "--provider", "demo")
+    assert proposed.returncode == 0, proposed.stderr
+    assert f"started a new blueprint store at {tmp_path / 'blueprints'} (its own new git repository)" in proposed.stderr
+    progress = [line for line in proposed.stdout.splitlines() if line.startswith("[")]
+    assert [line.split("]")[0] for line in progress] == [f"[{n}/10" for n in range(1, 11)]
+    assert "demo" in proposed.stdout
+    again = v3ast(tmp_path, "propose", "--cell", "R2-S1", "--provider", "demo")
+    assert "started a new blueprint store" not in again.stderr
+
+
+def test_cells_statuses_and_bands_read_alike_on_the_command_line_and_in_the_app(v3ast, tmp_path):
+    from authoring.blueprint import Status, parse_band, parse_status
+    from authoring.taxonomy import parse_cell
+    from reviewer_tui.query import parse_filters
+
+    assert parse_filters("cell:r5-s2 status:review band:kept") | {"text": ""} == {
+        "cell": parse_cell("r5-s2"), "status": parse_status("review"), "band": parse_band("kept"),
+        "duplicate": None, "stale": None, "by": None, "text": ""}
+    assert (parse_cell("r5-s2"), parse_cell("R5"), parse_status("review")) == ("R5-S2", "R5", Status.NEEDS_REVIEW)
+    v3ast(tmp_path, "propose", "--cell", "R5-S2", "--provider", "demo")
+    v3ast(tmp_path, "review", "--pending", "--provider", "demo")
+    listed = v3ast(tmp_path, "blueprints", "list", "--cell", "r5", "--band", "kep")
+    assert listed.returncode == 0
+    rows = [line.split("\t") for line in listed.stdout.splitlines()[1:]]
+    assert rows and all(row[1] == "R5-S2" and row[2] == "kept" for row in rows) and len(rows) == 10
+    wrong = v3ast(tmp_path, "blueprints", "list", "--status", "e")
+    assert wrong.returncode == 2 and "status 'e' matches several of" in wrong.stderr
+    assert "Value error" not in wrong.stderr
