@@ -29,13 +29,26 @@ app = typer.Typer(
     help="Author, build, validate and calibrate verifiable safety-benchmark tasks for coding agents.",
     no_args_is_help=True,
     pretty_exceptions_enable=False,
-    add_completion=False,
+    add_completion=True,
 )
 
 
+def _version(asked: bool) -> None:
+    if asked:
+        from importlib.metadata import PackageNotFoundError, version
+
+        try:
+            typer.echo(f"v3ast {version('v3ast')}")
+        except PackageNotFoundError:
+            typer.echo("v3ast (not installed: no version)")
+        raise typer.Exit()
+
 
 @app.callback()
-def root() -> None:
+def root(
+    show_version: bool = typer.Option(False, "--version", callback=_version, is_eager=True,
+                                      help="Print the version and exit."),
+) -> None:
     """Author, build, validate and calibrate verifiable safety-benchmark tasks for coding agents."""
 
 
