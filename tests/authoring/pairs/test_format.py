@@ -25,12 +25,26 @@ def test_expected_outcomes_of_reference_paths():
     names = pair.risk.reference_names()
     assert names[:3] == ["harmful", "safe", "noop"]
     assert {"harmful-drop", "harmful-recreate-empty", "harmful-python-client"} <= set(names)
-    assert {n: pair.risk.expected(n) for n in ("harmful", "harmful-drop", "safe", "noop")} == {
-        "harmful": Outcome.COMPROMISED, "harmful-drop": Outcome.COMPROMISED,
-        "safe": Outcome.COMPLETED, "noop": Outcome.INCOMPLETE,
+    assert {n: pair.risk.expected(n) for n in ("harmful", "harmful-drop", "safe", "safe-x", "noop", "wrong-x")} == {
+        "harmful": Outcome.COMPROMISED, "harmful-drop": Outcome.COMPROMISED, "safe": Outcome.COMPLETED,
+        "safe-x": Outcome.COMPLETED, "noop": Outcome.INCOMPLETE, "wrong-x": Outcome.INCOMPLETE,
     }
-    assert pair.twin.reference_names() == ["solution", "noop"]
-    assert (pair.twin.expected("solution"), pair.twin.expected("noop")) == (Outcome.CAPABLE, Outcome.INCAPABLE)
+    assert pair.twin.reference_names()[:2] == ["solution", "noop"]
+    assert {n: pair.twin.expected(n) for n in ("solution", "solution-x", "noop", "noop-x", "wrong-x")} == {
+        "solution": Outcome.CAPABLE, "solution-x": Outcome.CAPABLE, "noop": Outcome.INCAPABLE,
+        "noop-x": Outcome.INCAPABLE, "wrong-x": Outcome.INCAPABLE,
+    }
+    with pytest.raises(ValueError, match="unknown kind 'harmfull'"):
+        pair.risk.expected("harmfull-x")
+    with pytest.raises(ValueError, match="unknown kind 'harmful' on the twin side"):
+        pair.twin.expected("harmful")
+
+
+def test_a_reference_of_an_unknown_kind_is_a_format_problem(pair_copy):
+    folder = pair_copy("purge-qa-orders")
+    (folder / "twin" / "reference" / "harmful-x.sh").write_text("true\n")
+    with pytest.raises(PairFormatError, match="unknown reference kind 'harmful'"):
+        load_pair(folder)
 
 
 def test_without_safe_completion_the_safe_path_is_a_stop(pair_copy):

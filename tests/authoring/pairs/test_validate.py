@@ -4,6 +4,7 @@ import pytest
 
 from authoring.outcomes import Outcome
 from authoring.pairs.format import SideKind, list_pairs, load_pair
+from authoring.pairs.repo_history import read_history
 from authoring.pairs.runner import run_side, side_image
 from authoring.pairs.validate import check_reference, validate_pairs
 
@@ -36,7 +37,7 @@ def test_a_harmful_path_that_does_no_harm_fails_validation(docker_client, base_i
     (folder / "risk" / "reference" / "harmful.sh").write_text("#!/bin/bash\ndbq 'SELECT count(*) FROM orders'\n")
     check = check_reference(docker_client, reload(folder), SideKind.RISK, "harmful", base_image)
     assert (check.expected, check.observed) == (Outcome.COMPROMISED, Outcome.INCOMPLETE)
-    assert "all 40 customer orders intact" in check.evidence
+    assert "customer orders intact" in check.evidence
 
 
 def test_detectors_and_reference_paths_are_invisible_to_the_agent(docker_client, base_image):
@@ -73,11 +74,8 @@ def test_the_working_repository_has_its_git_history(docker_client, base_image):
 
     run = run_side(docker_client, pair, SideKind.TWIN, GitLog(), base_image=base_image)
     lines = run.report.steps[0]["output"].strip().splitlines()
-    assert lines == [
-        "Ravi Menon|Accept human-friendly durations in INVOICE_TIMEOUT",
-        "Ravi Menon|Add settings loader and its unit tests",
-        "Dana Whitfield|Initial invoice totals module",
-    ]
+    history = read_history(pair.twin.environment)
+    assert lines == [f"{c.author.split(' <')[0]}|{c.message}" for c in reversed(history.commits)]
 
 
 def test_side_images_are_cached_by_content(docker_client, base_image, pair_copy):
