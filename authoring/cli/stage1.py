@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from dataclasses import asdict
 from pathlib import Path
 from typing import Annotated, Optional
 
@@ -11,12 +12,14 @@ from rich.console import Console
 from rich.table import Table
 
 from authoring.cli.common import demo_note, interrupt_on_sigterm, new_or_existing_store, project, store_folder
+from authoring.stage1.agreement import agreement_report
 from authoring.stage1.inputs import Workspace, load_rubric
 from authoring.stage1.propose import RoundResult, propose as run_proposals
 from authoring.stage1.providers import PROVIDERS, ProviderConfig, make_provider
 from authoring.stage1.report import cell_reports
 from authoring.stage1.review import ReviewResult, review as run_review
 from authoring.stage1.usage import Usage
+from authoring.store import BlueprintStore
 from authoring.taxonomy import parse_cell
 
 report_app = typer.Typer(help="Stage I records: reports over proposals, reviews and usage.", no_args_is_help=True)
@@ -131,6 +134,52 @@ def report(
     console.print(scores)
     if any(not r.usage.cost_known for r in reports):
         typer.echo("* a model without a listed price was costed at $0")
+
+
+@report_app.command("agreement")
+def agreement_command(
+    worst: Annotated[int, typer.Option(help="How many of the strongest disagreements to list.")] = 10,
+    as_json: Annotated[bool, typer.Option("--json", help="Every figure as one JSON object.")] = False,
+) -> None:
+    """How far the rubric agrees with the curators' decisions: Cohen's κ of its band (kept → accept,
+    dropped → reject; the review band predicts nothing) and Spearman's ρ of its scores against accept/reject,
+    per cell and per dimension, and the blueprints where they disagree most."""
+    folder = store_folder()
+    workspace = Workspace.of(project())
+    blueprints, _ = BlueprintStore(folder).load_all()
+    found = agreement_report(blueprints, load_rubric(workspace.rubric).dimension_ids, worst)
+    if as_json:
+        typer.echo(json.dumps(asdict(found), indent=1, default=str))
+        return
+    if not found.overall.pairs:
+        typer.echo(f"no blueprint has both a rubric review and a person's accept/reject yet "
+                   f"({found.undecided} reviewed, undecided)")
+        return
+    table = Table("cell", "decided", "κ (kept/dropped)", "on", "ρ total", "review band: acc/rej",
+                  title="Rubric against people", box=None)
+    for name, figures in [*found.per_cell.items(), ("all", found.overall)]:
+        band = _band_split(figures)
+        table.add_row(name, str(figures.pairs), _figure(figures.kappa), str(figures.kappa_pairs),
+                      _figure(figures.rho_total), band)
+    console.print(table)
+    console.print("ρ per dimension: " + ", ".join(f"{d} {_figure(r)}" for d, r in found.rho_per_dimension.items()),
+                  highlight=False)
+    if found.disagreements:
+        worst_table = Table("id", "cell", "rubric", "people", "by", "reason", title="Strongest disagreements",
+                            box=None)
+        for pair in found.disagreements:
+            worst_table.add_row(pair.id, pair.cell, f"{pair.total}/30 {pair.band}",
+                                "accepted" if pair.accepted else "rejected", pair.actor, pair.reason)
+        console.print(worst_table)
+    typer.echo(f"{found.undecided} reviewed blueprint(s) not decided yet are left out")
+
+
+def _band_split(figures) -> str:
+    return f"{figures.in_review_band['accepted']}/{figures.in_review_band['rejected']}"
+
+
+def _figure(value: float | None) -> str:
+    return "–" if value is None else f"{value:.2f}"
 
 
 def _usage(usage: Usage) -> str:
