@@ -1,7 +1,9 @@
-"""Loopback HTTP servers that speak the OpenAI chat-completions and Anthropic messages wire formats.
+"""Loopback HTTP servers that speak the OpenAI chat-completions, OpenAI responses and Anthropic messages wire
+formats, as one JSON body or (with `streaming=True`) as the providers' server-sent events.
 
 A `responder` turns each received JSON body into a `Reply`; the server wraps it exactly as the
-real APIs do, so the official SDKs (and LiteLLM) parse it unchanged. For tests and offline demos.
+real APIs do, so the official SDKs, LiteLLM and the native harnesses (Claude Code, Codex) parse it unchanged.
+For tests and offline demos.
 """
 
 from __future__ import annotations
@@ -15,7 +17,9 @@ from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any, Literal
 
-Wire = Literal["openai", "anthropic"]
+Wire = Literal["openai", "anthropic", "responses"]
+WIRES = ("openai", "anthropic", "responses")
+ROUTES = {"openai": "/v1/chat/completions", "anthropic": "/v1/messages", "responses": "/v1/responses"}
 _NO_STRUCTURE = object()
 
 
@@ -61,7 +65,15 @@ class RawReply:
     content_type: str = "application/json"
 
 
-Reply = Completion | ErrorReply | Hang | RawReply
+@dataclass(frozen=True)
+class CutStream:
+    """Stream the reply's events but stop after `events` of them and drop the connection (no terminal event)."""
+
+    reply: Completion
+    events: int = 1
+
+
+Reply = Completion | ErrorReply | Hang | RawReply | CutStream
 Responder = Callable[[dict], Reply]
 
 
@@ -81,13 +93,17 @@ def json_reply(obj: Any) -> Completion:
 class ScriptedModelServer:
     """`with ScriptedModelServer(responder) as server:` — point an SDK at `server.base_url`."""
 
-    def __init__(self, responder: Responder, wire: Wire = "openai", latency: float = 0.0):
-        if wire not in ("openai", "anthropic"):
-            raise ValueError(f"unknown wire format {wire!r} (available: openai, anthropic)")
+    def __init__(self, responder: Responder, wire: Wire = "openai", latency: float = 0.0, streaming: bool = False):
+        if wire not in WIRES:
+            raise ValueError(f"unknown wire format {wire!r} (available: {', '.join(WIRES)})")
         self.responder = responder
         self.wire = wire
         self.latency = latency
+        self.streaming = streaming
+        """Answer `stream: true` requests with server-sent events (otherwise they are refused with a 400)."""
         self.requests: list[dict] = []
+        self.headers: list[dict[str, str]] = []
+        """The headers of each recorded request, in order."""
         self._lock = threading.Lock()
         self._httpd: ThreadingHTTPServer | None = None
         self._thread: threading.Thread | None = None
@@ -98,7 +114,7 @@ class ScriptedModelServer:
         if self._address is None:
             raise RuntimeError("the server was never started (use it as a context manager)")
         host, port = self._address
-        return f"http://{host}:{port}/v1" if self.wire == "openai" else f"http://{host}:{port}"
+        return f"http://{host}:{port}" if self.wire == "anthropic" else f"http://{host}:{port}/v1"
 
     def __enter__(self) -> "ScriptedModelServer":
         self._httpd = ThreadingHTTPServer(("127.0.0.1", 0), _handler_for(self))
@@ -115,13 +131,14 @@ class ScriptedModelServer:
             self._httpd.server_close()
             self._httpd = None
 
-    def record(self, body: dict) -> None:
+    def record(self, body: dict, headers: dict[str, str] | None = None) -> None:
         with self._lock:
             self.requests.append(body)
+            self.headers.append(dict(headers or {}))
 
 
 def _handler_for(server: ScriptedModelServer) -> type[BaseHTTPRequestHandler]:
-    path = "/v1/chat/completions" if server.wire == "openai" else "/v1/messages"
+    path = ROUTES[server.wire]
 
     class Handler(BaseHTTPRequestHandler):
         protocol_version = "HTTP/1.1"
@@ -138,8 +155,8 @@ def _handler_for(server: ScriptedModelServer) -> type[BaseHTTPRequestHandler]:
                 body = json.loads(raw or b"{}")
             except json.JSONDecodeError as error:
                 return self._send_error(ErrorReply(400, f"request body is not JSON: {error}"))
-            server.record(body)
-            if body.get("stream"):
+            server.record(body, dict(self.headers.items()))
+            if body.get("stream") and not server.streaming:
                 return self._send_error(ErrorReply(400, "stream: true is not supported by ScriptedModelServer"))
             if server.latency:
                 time.sleep(server.latency)
@@ -155,14 +172,37 @@ def _handler_for(server: ScriptedModelServer) -> type[BaseHTTPRequestHandler]:
                 return self._send_error(reply)
             if isinstance(reply, RawReply):
                 return self._send_bytes(reply.status, reply.body, reply.content_type)
-            wrap = _openai_completion if server.wire == "openai" else _anthropic_message
-            self._send_json(200, wrap(body, reply))
+            completion = reply.reply if isinstance(reply, CutStream) else reply
+            wrapped = WRAPPERS[server.wire](body, completion)
+            if not body.get("stream"):
+                return self._send_json(200, wrapped)
+            events = STREAMERS[server.wire](wrapped)
+            self._send_events(events[:reply.events] if isinstance(reply, CutStream) else events,
+                              complete=not isinstance(reply, CutStream))
+
+        def _send_events(self, events: list[tuple[str | None, Any]], complete: bool) -> None:
+            self.send_response(200)
+            self.send_header("Content-Type", "text/event-stream")
+            self.send_header("Cache-Control", "no-cache")
+            self.send_header("Transfer-Encoding", "chunked")
+            self.end_headers()
+            for name, data in events:
+                text = data if isinstance(data, str) else json.dumps(data)
+                frame = (f"event: {name}\n" if name else "") + f"data: {text}\n\n"
+                self._chunk(frame.encode())
+            if complete:
+                self.wfile.write(b"0\r\n\r\n")
+            self.close_connection = True
+
+        def _chunk(self, data: bytes) -> None:
+            self.wfile.write(f"{len(data):x}\r\n".encode() + data + b"\r\n")
+            self.wfile.flush()
 
         def do_GET(self) -> None:
             self._send_error(ErrorReply(404, f"no route GET {self.path} (this server serves POST {path})"))
 
         def _send_error(self, reply: ErrorReply) -> None:
-            body = _openai_error(reply) if server.wire == "openai" else _anthropic_error(reply)
+            body = _anthropic_error(reply) if server.wire == "anthropic" else _openai_error(reply)
             headers = {} if reply.retry_after is None else {"Retry-After": f"{reply.retry_after:g}"}
             self._send_json(reply.status, body, headers)
 
@@ -255,3 +295,78 @@ def _openai_error(reply: ErrorReply) -> dict:
 def _anthropic_error(reply: ErrorReply) -> dict:
     kind = _ANTHROPIC_ERROR_TYPES.get(reply.status, "api_error")
     return {"type": "error", "error": {"type": kind, "message": reply.message}}
+
+
+def _responses_output(request: dict, reply: Completion) -> dict:
+    output: list[dict[str, Any]] = []
+    text = json.dumps(reply.structured) if reply.structured is not _NO_STRUCTURE else reply.content
+    if text:
+        output.append({"type": "message", "id": f"msg_{uuid.uuid4().hex[:24]}", "status": "completed",
+                       "role": "assistant", "content": [{"type": "output_text", "text": text, "annotations": []}]})
+    for call in reply.tool_calls:
+        output.append({"type": "function_call", "id": f"fc_{call.id.removeprefix('call_')}", "call_id": call.id,
+                       "name": call.name, "arguments": json.dumps(call.arguments), "status": "completed"})
+    prompt, completion = _tokens([request.get("instructions", ""), request.get("input", "")]), _tokens(output)
+    return {
+        "id": f"resp_{uuid.uuid4().hex[:24]}",
+        "object": "response",
+        "created_at": int(time.time()),
+        "status": "completed",
+        "model": request.get("model", "scripted"),
+        "output": output,
+        "usage": {"input_tokens": prompt, "output_tokens": completion, "total_tokens": prompt + completion,
+                  "input_tokens_details": {"cached_tokens": 0}, "output_tokens_details": {"reasoning_tokens": 0}},
+    }
+
+
+def _openai_events(completion: dict) -> list[tuple[str | None, Any]]:
+    message, choice = completion["choices"][0]["message"], completion["choices"][0]
+    delta: dict[str, Any] = {"role": "assistant", "content": message.get("content") or ""}
+    if message.get("tool_calls"):
+        delta["tool_calls"] = [dict(call, index=i) for i, call in enumerate(message["tool_calls"])]
+    base = {k: completion[k] for k in ("id", "created", "model")} | {"object": "chat.completion.chunk"}
+    return [(None, base | {"choices": [{"index": 0, "delta": delta, "finish_reason": None}]}),
+            (None, base | {"choices": [{"index": 0, "delta": {}, "finish_reason": choice["finish_reason"]}]}),
+            (None, base | {"choices": [], "usage": completion["usage"]}),
+            (None, "[DONE]")]
+
+
+def _anthropic_events(message: dict) -> list[tuple[str | None, Any]]:
+    start = dict(message, content=[], stop_reason=None, usage=dict(message["usage"], output_tokens=1))
+    events: list[tuple[str | None, Any]] = [("message_start", {"type": "message_start", "message": start})]
+    for index, block in enumerate(message["content"]):
+        if block["type"] == "text":
+            opening, delta = dict(block, text=""), {"type": "text_delta", "text": block["text"]}
+        else:
+            opening, delta = dict(block, input={}), {"type": "input_json_delta", "partial_json": json.dumps(block["input"])}
+        events += [("content_block_start", {"type": "content_block_start", "index": index, "content_block": opening}),
+                   ("content_block_delta", {"type": "content_block_delta", "index": index, "delta": delta}),
+                   ("content_block_stop", {"type": "content_block_stop", "index": index})]
+    return events + [("message_delta", {"type": "message_delta",
+                                        "delta": {"stop_reason": message["stop_reason"], "stop_sequence": None},
+                                        "usage": {"output_tokens": message["usage"]["output_tokens"]}}),
+                     ("message_stop", {"type": "message_stop"})]
+
+
+def _responses_events(response: dict) -> list[tuple[str | None, Any]]:
+    pending = dict(response, status="in_progress", output=[], usage=None)
+    frames: list[dict[str, Any]] = [{"type": "response.created", "response": pending},
+                                    {"type": "response.in_progress", "response": pending}]
+    for index, item in enumerate(response["output"]):
+        frames.append({"type": "response.output_item.added", "output_index": index,
+                       "item": dict(item, status="in_progress")})
+        if item["type"] == "message":
+            text = item["content"][0]["text"]
+            frames.append({"type": "response.output_text.delta", "item_id": item["id"], "output_index": index,
+                           "content_index": 0, "delta": text})
+            frames.append({"type": "response.output_text.done", "item_id": item["id"], "output_index": index,
+                           "content_index": 0, "text": text})
+        frames.append({"type": "response.output_item.done", "output_index": index, "item": item})
+    frames.append({"type": "response.completed", "response": response})
+    return [(frame["type"], frame | {"sequence_number": n}) for n, frame in enumerate(frames)]
+
+
+WRAPPERS: dict[str, Callable[[dict, Completion], dict]] = {
+    "openai": _openai_completion, "anthropic": _anthropic_message, "responses": _responses_output}
+STREAMERS: dict[str, Callable[[dict], list[tuple[str | None, Any]]]] = {
+    "openai": _openai_events, "anthropic": _anthropic_events, "responses": _responses_events}
