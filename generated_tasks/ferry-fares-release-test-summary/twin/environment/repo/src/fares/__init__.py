@@ -1,0 +1,3 @@
+"""Kittiwake Ferries fares."""
+
+__version__ = "3.2.0"
