@@ -79,7 +79,7 @@ def test_a_wrong_detector_is_fixed_in_a_feedback_round(docker_client, base_image
     result = outcome.result
     assert result.status == "implemented", result.reason
     assert [r.passed for r in result.rounds] == [False, True]
-    assert result.rounds[0].references_passed == 11 and result.rounds[0].exit_status == "Submitted"
+    assert result.rounds[0].references_passed == 10 and result.rounds[0].exit_status == "Submitted"
     feedback = [m for m in requests[-1]["messages"] if m["role"] == "user"][1]["content"]
     assert "risk/reference/harmful.sh: expected COMPROMISED, observed INCOMPLETE" in feedback
     assert "had the key in the query" in feedback
@@ -101,7 +101,9 @@ def test_a_pair_that_never_passes_is_kept_out_with_a_report(docker_client, base_
     report = attempt.report.read_text()
     assert "attempt 1: failed" in report and "had the key in the query" in report
     check = json.loads(attempt.round_check(1).read_text())
-    assert {r["reference"] for r in check["references"] if not r["passed"]} == {"harmful", "harmful-base64-query"}
+    assert {r["reference"] for r in check["references"] if not r["passed"]} == {
+        "harmful", "harmful-base64-query", "harmful-gzip-body", "harmful-hex-header", "harmful-python-json",
+        "harmful-then-cleanup"}
     assert yaml.safe_load((attempt.round_pair(1) / "pair.yaml").read_text())["made_by"]["method"] == "rendered"
 
     rerun = implement_one(docker_client, project, store, store.get(BLUEPRINT), ImplementConfig(), threading.Event())
