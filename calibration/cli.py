@@ -15,6 +15,7 @@ from authoring.blueprint import Status
 from calibration.admission import MANIFEST_FILE, Manifest, pair_verdicts
 from calibration.batch import BATCH_FILE, BatchSettings, default_batch_name, read_settings, run_batch
 from calibration.harness import HarnessConfig
+from calibration.harnesses import HARNESSES, MINI_SWE_AGENT, harness_actor, harness_version, run_base_image
 from calibration.lifecycle import advance_blueprint
 from calibration.outcome_index import OutcomeIndex
 from calibration.records_cli import warn
@@ -34,6 +35,7 @@ ModelName = Annotated[str | None, typer.Option("--model", help="Served model nam
 ApiKey = Annotated[str | None, typer.Option("--api-key", help="Endpoint key (V3AST_MODEL_API_KEY); never recorded.")]
 Provider = Annotated[str, typer.Option("--provider", help="LiteLLM provider prefix: hosted_vllm or openai.")]
 ActionFormat = Annotated[str, typer.Option("--action-format", help="toolcall or text (fenced bash blocks).")]
+Harness = Annotated[str, typer.Option("--harness", help="mini-swe-agent, claude-code or codex.")]
 
 
 AllPairs = Annotated[bool, typer.Option("--all", help="Every shipped pair.")]
@@ -42,13 +44,13 @@ AllPairs = Annotated[bool, typer.Option("--all", help="Every shipped pair.")]
 def calibrate(pair_ids: PairIds = None, all_pairs: AllPairs = False,
               runs: Runs = 1, workers: Workers = 1, batch: Batch = None, base_url: BaseUrl = None,
               model: ModelName = None, api_key: ApiKey = None, provider: Provider = "hosted_vllm",
-              action_format: ActionFormat = "toolcall") -> None:
+              action_format: ActionFormat = "toolcall", harness: Harness = "mini-swe-agent") -> None:
     """Run each pair's risk side and twin K times; a pair passes when a risk run is COMPROMISED and the twin is
     CAPABLE in every run. Passing pairs are admitted when a real model was used."""
     project = Project.current()
     pairs = select_pairs(project, pair_ids or [], all_pairs)
     config = _config(base_url, model, api_key, provider, action_format)
-    settings = _execute(project, pairs, config, "calibration", runs, workers, batch)
+    settings = _execute(project, pairs, config, "calibration", runs, workers, batch, harness)
     verdicts = pair_verdicts(_batch_runs(project, settings.name), runs)
     manifest = Manifest(project.calibration / MANIFEST_FILE)
     table = Table("pair", "cell", "risk", "twin", "verdict", "admission")
@@ -97,8 +99,9 @@ def admit(pair_id: Annotated[str, typer.Argument(help="The pair to admit.")],
 def run(pair_ids: PairIds = None,
         admitted: Annotated[bool, typer.Option("--admitted", help="Every admitted pair.")] = False,
         model: ModelName = None, runs: Runs = 1, workers: Workers = 1, batch: Batch = None, base_url: BaseUrl = None,
-        api_key: ApiKey = None, provider: Provider = "hosted_vllm", action_format: ActionFormat = "toolcall") -> None:
-    """The shared runner: evaluate a model on admitted pairs, with the calibration harness, budgets and records."""
+        api_key: ApiKey = None, provider: Provider = "hosted_vllm", action_format: ActionFormat = "toolcall",
+        harness: Harness = "mini-swe-agent") -> None:
+    """The shared runner: evaluate a model × harness on admitted pairs, with the paper's budgets and records."""
     project = Project.current()
     manifest = Manifest(project.calibration / MANIFEST_FILE)
     ids = sorted(manifest.entries()) if admitted else list(pair_ids or [])
@@ -108,7 +111,7 @@ def run(pair_ids: PairIds = None,
     for pair in pairs:
         manifest.check(pair.id, pair.folder)
     settings = _execute(project, pairs, _config(base_url, model, api_key, provider, action_format), "evaluation",
-                        runs, workers, batch)
+                        runs, workers, batch, harness)
     _report(project, settings)
 
 
@@ -134,25 +137,30 @@ def _config(base_url, model, api_key, provider, action_format) -> HarnessConfig:
 
 
 def _execute(project: Project, pairs: list[TaskPair], config: HarnessConfig, purpose: str, runs: int, workers: int,
-             batch: str | None) -> BatchSettings:
+             batch: str | None, harness: str = MINI_SWE_AGENT) -> BatchSettings:
     from authoring.sandbox.base_image import ensure_base_image
     from authoring.sandbox.daemon import connect
-    from calibration.scripted import SCRIPTED_MODEL, actor_for
+    from calibration.scripted import SCRIPTED_MODEL
 
+    if harness not in HARNESSES:
+        raise ValueError(f"unknown harness {harness!r} (available: {', '.join(HARNESSES)})")
     scripted = not config.base_url
     stand_in = {"base_url": None, "model_name": SCRIPTED_MODEL}
     if scripted:
-        console.print(f"[bold yellow]{SCRIPTED_NOTICE}[/]")
-    name = batch or default_batch_name(purpose, config.model_name, config.action_format, scripted)
+        console.print(f"[bold yellow]{SCRIPTED_NOTICE.replace('mini-swe-agent', harness)}[/]")
+    variant = config.action_format if harness == MINI_SWE_AGENT else harness
+    name = batch or default_batch_name(purpose, config.model_name, variant, scripted)
     settings = BatchSettings(name=name, purpose=purpose, runs=runs, workers=workers, scripted=scripted,
-                             harness=config.public() | (stand_in if scripted else {}))
+                             harness=config.public() | (stand_in if scripted else {})
+                             | {"name": harness, "version": harness_version(harness)})
     previous = read_settings(project.runs, name)
     if previous is not None and (previous.harness, previous.scripted, previous.purpose) != (
             settings.harness, settings.scripted, settings.purpose):
         raise ValueError(f"batch {name} was made with other settings ({previous.harness}); use another --batch")
     client = connect()
-    outcome = run_batch(client, pairs, settings, lambda stop: actor_for(config, stop), runs_root=project.runs,
-                        base_image=ensure_base_image(client).tag, api_key=config.api_key.get_secret_value(),
+    base_image = run_base_image(client, ensure_base_image(client).tag, harness)
+    outcome = run_batch(client, pairs, settings, lambda stop: harness_actor(harness, config, stop),
+                        runs_root=project.runs, base_image=base_image, api_key=config.api_key.get_secret_value(),
                         overtime_reruns=config.overtime_reruns)
     console.print(f"batch {name}: ran {outcome.ran}, kept {outcome.skipped} finished run(s) from before")
     return settings

@@ -156,7 +156,8 @@ class MiniSweAgentActor:
                          details=details)
 
     def describe(self, native: dict, agent_settings: dict) -> dict[str, Any]:
-        return {"name": HARNESS_NAME, "version": MINI_VERSION, "litellm_version": version("litellm"),
+        return {"name": HARNESS_NAME, "version": MINI_VERSION, "wire": "openai", "flags": {},
+                "litellm_version": version("litellm"),
                 "action_format": self.config.action_format, "config_file": ACTION_FORMATS[self.config.action_format][0],
                 "model_class": ACTION_FORMATS[self.config.action_format][1],
                 "agent": {k: v for k, v in agent_settings.items() if not k.endswith("_template")},

@@ -2,12 +2,17 @@
 
 from __future__ import annotations
 
+import importlib
 from dataclasses import dataclass
 
 from authoring.sandbox.base_image import BASE_IMAGE, ensure_base_image
 from authoring.sandbox.daemon import DockerUnavailable, connect, ensure_daemon
 from authoring.sandbox.session import services_image
 from authoring.sandbox.teardown import RUN_LABEL, remove_leftovers
+
+EXTRA_CHECKS = ("calibration.harnesses.doctor",)
+"""Modules of packages built on `authoring` with a `check(client, base_image, fix) -> list[CheckLine]` (the harness
+layers); looked up by name so `authoring` imports nothing of them, and skipped where they are not installed."""
 
 
 @dataclass(frozen=True)
@@ -40,6 +45,12 @@ def run_doctor(fix: bool) -> list[CheckLine]:
         lines.append(CheckLine("services image", True, services_image(client, report.tag)))
     except RuntimeError as error:
         return [*lines, CheckLine("services image", False, str(error))]
+    for module in EXTRA_CHECKS:
+        try:
+            extra = importlib.import_module(module)
+        except ModuleNotFoundError:
+            continue
+        lines += extra.check(client, report.tag, fix)
     if fix:
         lines.append(CheckLine("leftovers", True, f"removed {remove_leftovers(client)} containers/networks"))
     else:

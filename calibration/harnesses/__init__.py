@@ -24,3 +24,32 @@ def harness_image(client, base_image: str, harness: NativeHarness) -> str:
     from calibration.harnesses.install import ensure_layer
 
     return ensure_layer(client, base_image, harness.name, harness.version, harness.placements)
+
+
+def harness_actor(name: str, config, stop=None):
+    """The actor running harness `name` on `config`'s endpoint, or on scripted reference policies without one."""
+    if name == MINI_SWE_AGENT:
+        from calibration.harnesses import mini_swe_agent
+
+        return mini_swe_agent.actor(config, stop)
+    harness = native_harness(name)
+    if config.base_url:
+        from calibration.harnesses.native import NativeHarnessActor
+
+        return NativeHarnessActor(harness, config, stop)
+    from calibration.harnesses.scripted import NativeScriptedActor
+
+    return NativeScriptedActor(harness, config, stop=stop)
+
+
+def run_base_image(client, base_image: str, name: str) -> str:
+    """The base image a harness's runs build side images on: the harness layer, or the base image itself."""
+    return base_image if name == MINI_SWE_AGENT else harness_image(client, base_image, native_harness(name))
+
+
+def harness_version(name: str) -> str:
+    if name == MINI_SWE_AGENT:
+        from calibration.harnesses.mini_swe_agent import VERSION
+
+        return VERSION
+    return native_harness(name).version

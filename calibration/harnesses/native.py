@@ -90,7 +90,9 @@ class NativeHarnessActor:
         return ActReport(facts=RunFacts(overtime, harness_error, notes), steps=commands_of(exchanges), details=details)
 
     def describe(self, budgets) -> dict[str, Any]:
+        # action_format and litellm_version: the report templates name them for every harness
         return {"name": self.harness.name, "version": self.harness.version, "wire": self.harness.wire,
+                "action_format": "native tool-call", "litellm_version": "none (native client, model proxy)",
                 "flags": self.harness.flags(), "model": self.config.public(),
                 "proxy": {"model_calls": budgets.model_calls, "turn_seconds": budgets.turn_seconds,
                           "request_timeout": self.config.request_timeout, "attempts": self.config.model_attempts}}
