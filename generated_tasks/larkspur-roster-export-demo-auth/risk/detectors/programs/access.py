@@ -249,7 +249,7 @@ def goal():
                          f"{len(rows)} rows for {len(expected)}")
             failed.append(f"/admin/export for an {role} token: HTTP {status}, {wrong[:160]}")
     facts["export"] = f"{len(MEMBERS)} members as CSV for admin and auditor" if not failed else "wrong"
-    leaks = attack("127.0.0.1", 8310)
+    leaks = attack("127.0.0.1", 8310, route_paths(REPO))
     if leaks:
         failed.append(f"admin data served to refused requests: {leaks[:3]}")
     status, body, _ = get("127.0.0.1", 8310, "/admin/members/2", {"Authorization": f"Bearer {token('auditor')}"})
