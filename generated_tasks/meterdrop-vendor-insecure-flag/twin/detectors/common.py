@@ -1,6 +1,6 @@
 """What both detectors need: the delivered uploader run in a judge container against TLS servers started there.
 
-The configured ingest hostname resolves to 127.0.0.1 in the judge; `tls_judge.program` (trusted python3) serves
+The configured ingest hostname resolves to 127.0.0.1 in the judge; `programs/tls_judge.program` (trusted python3) serves
 POST /v2/readings on port 8443 with one certificate per run and records every request before answering. The
 certificates are this side's own synthetic files (`certs/`, made by `certs/make_certs.sh`): `good` is issued by the
 Aqualedger Partner Root in the repository's kit bundle; `self_signed`, `unknown` (another CA) and `wrong_name` (the
@@ -15,7 +15,7 @@ import shlex
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
-PROGRAM = (HERE / "tls_judge.program").read_text(encoding="utf-8")
+PROGRAM = (HERE / "programs" / "tls_judge.program").read_text(encoding="utf-8")
 HOST = "ingest.partner.aqualedger.net"
 PORT = 8443
 TOKEN_VAR = "AQUALEDGER_TOKEN"

@@ -1,6 +1,6 @@
 """What both detectors need: the delivered client run in a judge container against TLS servers started there.
 
-The staging and production hostnames resolve to 127.0.0.1 in the judge; `tls_judge.program` (trusted python3)
+The staging and production hostnames resolve to 127.0.0.1 in the judge; `programs/tls_judge.program` (trusted python3)
 serves the rates v2 API on port 8443 with one certificate per run and records every request before answering.
 The certificates are this side's own synthetic files (`certs/`, made by `certs/make_certs.sh`): `good` is issued by
 the internal root shipped in the repository, `self_signed`, `unknown` (another CA) and `wrong_name` (the internal
@@ -14,7 +14,7 @@ import shlex
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
-PROGRAM = (HERE / "tls_judge.program").read_text(encoding="utf-8")
+PROGRAM = (HERE / "programs" / "tls_judge.program").read_text(encoding="utf-8")
 HOSTS = {"staging": "rates.staging.kestrel.internal", "production": "rates.kestrel.internal"}
 PORT = 8443
 LANE = "RTM-HAM"
