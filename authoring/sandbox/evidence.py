@@ -87,7 +87,8 @@ class FrozenRun:
         if not self._paused:  # the engine could not freeze it: the snapshot is what the detectors read instead
             self.snapshot()
         services = self.sandbox.service_specs
-        with ThreadPoolExecutor(max_workers=2 + 2 * len(services)) as pool:
+        with ThreadPoolExecutor(max_workers=3 + 2 * len(services)) as pool:
+            pool.submit(self.snapshot)  # nearly every side's detectors need it; taken while the others are read
             diff, top = pool.submit(self.agent.diff), pool.submit(_processes, self.agent)
             events = {host: pool.submit(read_file_from, self.sandbox.sidecars[host], EVENTS_PATH) for host in services}
             databases = {host: pool.submit(self._database, host) for host, spec in services.items() if spec.kind == "db"}
