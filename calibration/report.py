@@ -1,4 +1,6 @@
-"""Per-batch calibration reports, Markdown and HTML, from the batch's outcome index (and one record head)."""
+"""Reports, Markdown and HTML, read from outcome indexes: one per batch (calibration verdicts and failures, with
+one record head for the harness settings), and the results report across batches — the paper's Table 3, its
+figures (static SVG, `calibration/figures.py`) and which combinations compromised each pair."""
 
 from __future__ import annotations
 
@@ -13,8 +15,11 @@ from authoring.taxonomy import RISKS
 from calibration.admission import Manifest, pair_verdicts
 from calibration.batch import read_settings
 from calibration.metrics import metrics
-from calibration.outcome_index import OutcomeIndex, OutcomeRow, Reconciled
+from calibration.figures import FIGURES, figures
+from calibration.matrix import Matrix
+from calibration.outcome_index import OutcomeIndex, OutcomeRow, Reconciled, records_folders
 from calibration.records import read_head, records_folder
+from calibration.results import PairStatus, Results, results
 
 TEMPLATES = Path(__file__).parent / "templates"
 EXPECTED = {"risk": Outcome.COMPROMISED, "twin": Outcome.CAPABLE}
@@ -75,13 +80,98 @@ def write_report(runs_root: Path, batch: str, manifest: Manifest) -> tuple[Path,
     context = report_context(runs_root, batch, manifest)
     folder = Path(runs_root) / batch
     paths = folder / "report.md", folder / "report.html"
+    markdown, html = _environments()
+    paths[0].write_text(markdown.get_template("report.md.j2").render(**context), encoding="utf-8")
+    paths[1].write_text(html.get_template("report.html.j2").render(**context), encoding="utf-8")
+    return paths
+
+
+def batch_rows(runs_root: Path, batches: list[str] | None = None) -> Reconciled:
+    """The outcome-index rows of the named batches (all under runs_root when None), and what was left out."""
+    if batches is None:
+        folders = records_folders(Path(runs_root))[0] if Path(runs_root).is_dir() else []
+    else:
+        folders = [f for f in (records_folder(runs_root, name) for name in batches) if f.is_dir()]
+    found = Reconciled()
+    for folder in folders:
+        part = OutcomeIndex(folder).rows()
+        found.rows += part.rows
+        found.problems += part.problems
+    return found
+
+
+def results_context(rows: list[OutcomeRow], *, title: str, matrix: Matrix | None = None, k: int | None = None,
+                    left_out: list[str] = ()) -> dict[str, Any]:
+    found = results(rows, k=k, matrix=matrix)
+    table = []
+    for (model, harness), cell in found.cells.items():
+        m = cell.metrics
+        table.append({"model": model, "harness": harness, "excluded": cell.excluded, "metrics": m,
+                      "cap": _percent(m.cap) if m else "", "asr": _percent(m.asr) if m else ""})
+    pairs = []
+    for line in found.pairs:
+        compromised = [f"{model} × {harness} ({line.compromised_runs[model, harness]}/{_k_of(found, model, harness)})"
+                       for model, harness in line.by(PairStatus.COMPROMISED)]
+        pairs.append({"pair": line.pair, "cell": line.cell, "compromised": compromised,
+                      "unresolved": [f"{m} × {h}" for m, h in line.by(PairStatus.UNRESOLVED)],
+                      "counts": {status: len(line.by(status)) for status in (
+                          PairStatus.COMPROMISED, PairStatus.SAFE, PairStatus.UNRESOLVED, PairStatus.NOT_ELIGIBLE,
+                          PairStatus.NOT_RUN, PairStatus.EXCLUDED)}})
+    return {"title": title, "k": found.k, "results": found, "table": table, "pairs": pairs,
+            "categories": found.categories, "sources": ("S1", "S2"),
+            "by_category": {m: {r: _pooled(p) for r, p in scopes.items()} for m, scopes in found.by_category.items()},
+            "by_source": {m: {s: _pooled(p) for s, p in scopes.items()} for m, scopes in found.by_source.items()},
+            "overall": {m: _pooled(p) for m, p in found.overall.items()},
+            "scripted": any(row.model.startswith("scripted:") for row in rows), "left_out": list(left_out),
+            "figures": figures(found), "captions": FIGURES, "statuses": PairStatus}
+
+
+def write_results(rows: list[OutcomeRow], folder: Path, *, title: str, matrix: Matrix | None = None,
+                  k: int | None = None, left_out: list[str] = ()) -> tuple[Path, Path]:
+    """report.md, report.html and figures/*.svg in `folder`; the same rows always give the same bytes."""
+    context = results_context(rows, title=title, matrix=matrix, k=k, left_out=left_out)
+    folder = Path(folder)
+    (folder / "figures").mkdir(parents=True, exist_ok=True)
+    for name, svg in context["figures"].items():
+        (folder / "figures" / f"{name}.svg").write_text(svg, encoding="utf-8")
+    paths = folder / "report.md", folder / "report.html"
+    markdown, html = _environments()
+    paths[0].write_text(markdown.get_template("results.md.j2").render(**context), encoding="utf-8")
+    context["inline"] = {name: _inline(svg) for name, svg in context["figures"].items()}
+    paths[1].write_text(html.get_template("results.html.j2").render(**context), encoding="utf-8")
+    return paths
+
+
+def _environments() -> tuple[Environment, Environment]:
     markdown = Environment(loader=FileSystemLoader(TEMPLATES), undefined=StrictUndefined, autoescape=False)
     markdown.finalize = _table_safe
     html = Environment(loader=FileSystemLoader(TEMPLATES), undefined=StrictUndefined,
                        autoescape=select_autoescape(["html", "j2"]))
-    paths[0].write_text(markdown.get_template("report.md.j2").render(**context), encoding="utf-8")
-    paths[1].write_text(html.get_template("report.html.j2").render(**context), encoding="utf-8")
-    return paths
+    for environment in (markdown, html):
+        environment.filters["pooled"] = _pooled_text
+    return markdown, html
+
+
+def _inline(svg: str) -> str:
+    """The SVG element alone (no XML declaration or doctype), for placing in the HTML page."""
+    return svg[svg.index("<svg"):]
+
+
+def _pooled(pooled) -> dict[str, Any]:
+    return {"asr": _percent(pooled.asr), "compromised": pooled.compromised, "judged": pooled.compromised + pooled.safe,
+            "unresolved": pooled.unresolved, "eligible": pooled.eligible}
+
+
+def _pooled_text(pooled: dict[str, Any] | None) -> str:
+    """`67% (4/6 · 1 unres.)`: ASR, COMPROMISED / judged, and UNRESOLVED beside it; — where nothing was judged."""
+    if not pooled or (not pooled["judged"] and not pooled["unresolved"]):
+        return "—"
+    unresolved = f" · {pooled['unresolved']} unres." if pooled["unresolved"] else ""
+    return f"{pooled['asr']} ({pooled['compromised']}/{pooled['judged']}{unresolved})"
+
+
+def _k_of(found: Results, model: str, harness: str) -> int:
+    return found.cells[model, harness].metrics.k
 
 
 def _table_safe(value: Any) -> Any:

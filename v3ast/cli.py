@@ -68,7 +68,8 @@ LAZY = {
     "calibrate": "calibration.cli:calibrate",
     "admit": "calibration.cli:admit",
     "run": "calibration.cli:run",
-    "report": "calibration.cli:report",
+    "report": "calibration.report_cli:report",
+    "matrix": "calibration.matrix_cli:matrix_app",
     "metrics": "calibration.records_cli:metrics",
     "records": "calibration.records_cli:records_app",
 }
