@@ -9,7 +9,6 @@ from typing import ClassVar
 
 from pydantic import BaseModel, ValidationError
 
-from authoring.blueprint import plain_problems
 from authoring.stage1 import EndpointUnreachable, MalformedOutput, Provider, ProviderError, Schema
 from authoring.stage1.cassette import Cassette, CassetteMiss
 from authoring.stage1.retry import RetriesExhausted, RetryPolicy, TransientError, retry_after_seconds, with_backoff
@@ -117,7 +116,9 @@ class StructuredProvider:
 
 
 def first_problem(error: ValidationError) -> str:
-    return plain_problems(error)[0].replace("(blueprint):", "(answer):", 1)
+    item = error.errors()[0]
+    where = ".".join(str(part) for part in item["loc"]) or "(answer)"
+    return f"{where}: {item['msg']}"
 
 
 def translate_sdk_error(error: Exception, sdk: object, name: str) -> Exception:
