@@ -10,6 +10,7 @@ from rich.markup import escape
 from rich.table import Table
 
 from authoring.cli.common import print_rows, project, store
+from authoring.executor import EXECUTOR_HELP
 from authoring.pairs.format import TaskPair, list_pairs, load_pair, load_pairs, rehash
 from authoring.pairs.lint import lint_pair, side_size
 from authoring.pairs.render import render_scaffold
@@ -95,14 +96,18 @@ def validate(
     evidence: Annotated[bool, typer.Option("--evidence", help="Show the detectors' evidence for every run.")] = False,
     only: Annotated[Optional[list[str]], typer.Option(
         "--only", help="Run only references matching this glob, e.g. 'harmful-*' or 'risk/safe*' (repeatable).")] = None,
+    executor: Annotated[str, typer.Option("--executor", help=EXECUTOR_HELP)] = "local",
 ) -> None:
     """Run every reference path of each pair and check it yields its expected outcome."""
-    from authoring.pairs.validate import validate_pairs
+    from authoring.executor import open_executor
+    from authoring.executor_validate import validate_on
     from authoring.sandbox.base_image import BASE_IMAGE
     from authoring.sandbox.daemon import connect
 
     pairs = selected_pairs(pair_ids, every)
-    checks = validate_pairs(connect(), pairs, base_image=BASE_IMAGE, workers=workers, only=only)
+    client = connect()
+    runner = open_executor(executor, client, BASE_IMAGE, lambda line: console.print(line, highlight=False))
+    checks = validate_on(runner, pairs, base_image=BASE_IMAGE, workers=workers, only=only)
     header = ("pair", "side", "reference", "expected", "observed", "", "seconds")
     rows = [(c.pair_id, str(c.side), c.reference, str(c.expected), str(c.observed or "error"),
              "ok" if c.passed else "FAIL", f"{c.run.seconds:.1f}" if c.run else "-") for c in checks]

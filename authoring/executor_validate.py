@@ -1,0 +1,37 @@
+"""Oracle validation through an executor: each reference run is a job shipping its pair."""
+
+from __future__ import annotations
+
+from functools import partial
+from pathlib import Path
+
+import docker
+
+from authoring.executor import Done, Executor, Job, Shipment
+from authoring.pairs.format import SideKind, TaskPair, content_hash, load_pair
+from authoring.pairs.validate import ReferenceCheck, check_reference, reference_jobs
+
+
+def check_shipped(kind: SideKind, reference: str, base_image: str, client: docker.DockerClient, folders: list[Path],
+                  stop) -> ReferenceCheck:
+    return check_reference(client, load_pair(folders[0]), kind, reference, base_image)
+
+
+def validate_on(executor: Executor, pairs: list[TaskPair], *, base_image: str, workers: int = 2,
+                only: list[str] | None = None) -> list[ReferenceCheck]:
+    """The same checks as `validate_pairs`, in the same order, wherever the executor runs them."""
+    references = [job for pair in pairs for job in reference_jobs(pair, only)]
+    if not references:
+        raise ValueError(f"no reference path matches {' or '.join(only or [])!r}")
+    shipments = {pair.id: Shipment(pair.folder, content_hash(pair.folder)) for pair in pairs}
+    jobs = [Job((pair, kind, reference), partial(check_shipped, kind, reference, base_image), (shipments[pair.id],))
+            for pair, kind, reference in references]
+    results: dict[int, ReferenceCheck] = {}
+
+    def done(finished: Done) -> None:
+        pair, kind, reference = finished.job.key
+        results[id(finished.job)] = finished.value if finished.error is None else ReferenceCheck(
+            pair.id, kind, reference, pair.side(kind).expected(reference), None, None, error=finished.error_line())
+
+    executor.run(jobs, done, workers=workers, base_image=base_image)
+    return [results[id(job)] for job in jobs]
