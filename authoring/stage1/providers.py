@@ -7,6 +7,7 @@ from importlib import import_module
 from pathlib import Path
 from typing import ClassVar
 
+from authoring.blueprint import plain_problems
 from pydantic import BaseModel, ValidationError
 
 from authoring.stage1 import EndpointUnreachable, MalformedOutput, Provider, ProviderError, Schema
@@ -116,9 +117,7 @@ class StructuredProvider:
 
 
 def first_problem(error: ValidationError) -> str:
-    item = error.errors()[0]
-    where = ".".join(str(part) for part in item["loc"]) or "(answer)"
-    return f"{where}: {item['msg']}"
+    return plain_problems(error)[0].replace("(blueprint):", "(answer):", 1)
 
 
 def translate_sdk_error(error: Exception, sdk: object, name: str) -> Exception:

@@ -52,9 +52,10 @@ def test_malformed_answers_are_retried_then_recorded_as_failed_proposals_never_h
     assert all(p.failed and not p.script and len(p.raw_texts) == 3 for p in proposals)
     assert len(server.requests) == 3 * len(JOBS)
     errors = {p.id: p.error for p in proposals}
-    assert "proposals: Value error, must hold at least one proposal" in errors["risk.safe-failed"]
+    assert "proposals: must hold at least one proposal" in errors["risk.safe-failed"]
     assert "must hold at least one command" in errors["twin.solution-failed"]
-    assert "script: Field required" in errors["twin.wrong-failed"]
+    assert "script: required field is missing" in errors["twin.wrong-failed"]
+    assert not any("Value error" in error for error in errors.values())
     assert [r.status for r in rows(session, pair)] == ["failed"] * len(JOBS)
     with pytest.raises(ValueError, match="failed proposal"):
         settle(project / "runs/redteam", pair, "risk.harmful-failed", keep=True, reason="", actor="tester")
