@@ -8,9 +8,9 @@ import re
 import threading
 import traceback
 from collections.abc import Callable
-from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
+from functools import partial
 from pathlib import Path
 from typing import Any, Literal
 
@@ -19,8 +19,9 @@ from pydantic import BaseModel, ConfigDict
 from rich.console import Console
 from rich.progress import BarColumn, Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
 
+from authoring.executor import Done, Executor, Job, LocalExecutor, Shipment
 from authoring.outcomes import Outcome
-from authoring.pairs.format import Side, SideKind, TaskPair, content_hash
+from authoring.pairs.format import Side, SideKind, TaskPair, content_hash, load_pair
 from authoring.pairs.runner import ActReport, Actor, run_side
 from authoring.sandbox.session import Sandbox
 from authoring.sandbox.teardown import remove_leftovers
@@ -139,11 +140,28 @@ def execute_run(client: docker.DockerClient, key: RunKey, pair: TaskPair, digest
     raise AssertionError("unreachable")
 
 
+def run_slot(key: RunKey, digest: str, actor_factory: ActorFactory, in_flight: Path | None, base_image: str,
+             overtime_reruns: int, harness: dict[str, Any], client: docker.DockerClient, folders: list[Path],
+             stop: threading.Event) -> dict[str, Any]:
+    """One run slot where the executor placed it; the record goes back to the driver, which writes it."""
+    actor = actor_factory(stop)
+    if in_flight is not None:
+        actor = InFlightMarker(actor, in_flight)
+    try:
+        return execute_run(client, key, load_pair(folders[0]), digest, actor, base_image=base_image,
+                           overtime_reruns=overtime_reruns, harness=harness)
+    finally:
+        if in_flight is not None:
+            actor.clear()
+
+
 def run_batch(client: docker.DockerClient, pairs: list[TaskPair], settings: BatchSettings, actor_factory: ActorFactory,
               *, runs_root: Path, base_image: str, api_key: str = "", overtime_reruns: int = 2,
-              console: Console | None = None) -> BatchOutcome:
-    """Run every unfinished slot; Ctrl-C stops the running ones at their next command and keeps what finished."""
+              console: Console | None = None, executor: Executor | None = None) -> BatchOutcome:
+    """Run every unfinished slot; Ctrl-C stops the running ones at their next command and keeps what finished.
+    This process alone writes records and index rows, whichever executor runs the slots."""
     console = console or Console(stderr=True)
+    executor = executor or LocalExecutor(client)
     write_settings(runs_root, settings)
     in_flight = Path(runs_root) / settings.name / IN_FLIGHT
     if removed := remove_killed_sandboxes(client, in_flight):
@@ -156,61 +174,45 @@ def run_batch(client: docker.DockerClient, pairs: list[TaskPair], settings: Batc
                       + "".join(f"\n  {problem}" for problem in repaired.problems))
     jobs = plan(pairs, settings.name, settings.runs)
     outcome = BatchOutcome(settings)
-    todo = []
+    todo: list[Job] = []
+    planned: dict[RunKey, tuple[TaskPair, str]] = {}
+    marker_folder = in_flight if executor.name == "local" else None
     for key, pair, digest in jobs:
+        planned[key] = (pair, digest)
         if is_finished(key.path(runs_root), digest):
             outcome.skipped += 1
-        else:
-            todo.append((key, pair, digest))
-    stop = threading.Event()
+            continue
+        call = partial(run_slot, key, digest, actor_factory, marker_folder, base_image, overtime_reruns,
+                       settings.harness)
+        todo.append(Job(key, call, (Shipment(pair.folder, digest),)))
     counts = {"done": outcome.skipped, "running": 0}
-    lock = threading.Lock()
-
-    def work(key: RunKey, pair: TaskPair, digest: str) -> str:
-        with lock:
-            counts["running"] += 1
-        actor = InFlightMarker(actor_factory(stop), in_flight)
-        try:
-            record = execute_run(client, key, pair, digest, actor, base_image=base_image,
-                                 overtime_reruns=overtime_reruns, harness=settings.harness)
-            return index.write(key.path(runs_root), record, secrets).outcome
-        finally:
-            actor.clear()
-            with lock:
-                counts["running"] -= 1
-                counts["done"] += 1
 
     columns = (SpinnerColumn(), TextColumn("{task.description}"), BarColumn(), TextColumn("{task.fields[status]}"),
                TimeElapsedColumn())
     with Progress(*columns, console=console, transient=False) as progress:
         bar = progress.add_task(settings.name, total=len(jobs), completed=outcome.skipped, status="")
 
-        def refresh() -> None:
-            with lock:
-                done, running = counts["done"], counts["running"]
+        def refresh(running: int) -> None:
+            counts["running"] = running
+            done = counts["done"]
             progress.update(bar, completed=done, status=f"done {done} · running {running} · left {len(jobs) - done}")
 
-        with ThreadPoolExecutor(max_workers=max(1, settings.workers)) as pool:
-            futures: dict[Future, RunKey] = {pool.submit(work, *job): job[0] for job in todo}
-            pending = set(futures)
-            try:
-                while pending:
-                    refresh()
-                    finished, pending = wait(pending, timeout=0.5, return_when=FIRST_COMPLETED)
-                    for future in finished:
-                        if isinstance(error := future.exception(), Interrupted):
-                            continue
-                        if error is not None:
-                            raise error
-                        outcome.ran += 1
-                        progress.console.print(f"  {futures[future]}: {future.result()}")
-            except BaseException:
-                stop.set()
-                for future in pending:
-                    future.cancel()
-                raise
-            finally:
-                refresh()
-    planned = {str(key) for key, _, _ in jobs}
-    outcome.rows = [row for row in index.rows().rows if row.key in planned]
+        def record(finished: Done) -> None:
+            key = finished.job.key
+            pair, digest = planned[key]
+            if finished.error is None:
+                data = finished.value
+            else:  # the executor could not run it (lost node, refused node or pair): unfinished, run again on resume
+                data = build_record(key, pair, digest, None, harness=settings.harness, policy={}, attempts=[],
+                                    error=finished.error_line())
+            data["executor"] = finished.provenance
+            written = index.write(key.path(runs_root), data, secrets).outcome
+            outcome.ran += 1
+            counts["done"] += 1
+            refresh(counts["running"])
+            progress.console.print(f"  {key}: {written}" + (f" ({finished.error_line()})" if finished.error else ""))
+
+        executor.run(todo, record, workers=settings.workers, base_image=base_image, on_tick=refresh)
+    keys = {str(key) for key, _, _ in jobs}
+    outcome.rows = [row for row in index.rows().rows if row.key in keys]
     return outcome

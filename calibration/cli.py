@@ -9,6 +9,7 @@ from rich.console import Console
 from rich.table import Table
 
 from authoring.cli.common import default_actor
+from authoring.executor import EXECUTOR_HELP
 from authoring.pairs.format import TaskPair, load_pairs
 from authoring.project import Project
 from authoring.blueprint import Status
@@ -36,6 +37,7 @@ ApiKey = Annotated[str | None, typer.Option("--api-key", help="Endpoint key (V3A
 Provider = Annotated[str, typer.Option("--provider", help="LiteLLM provider prefix: hosted_vllm or openai.")]
 ActionFormat = Annotated[str, typer.Option("--action-format", help="toolcall or text (fenced bash blocks).")]
 Harness = Annotated[str, typer.Option("--harness", help="mini-swe-agent, claude-code or codex.")]
+ExecutorName = Annotated[str, typer.Option("--executor", help=EXECUTOR_HELP)]
 
 
 AllPairs = Annotated[bool, typer.Option("--all", help="Every shipped pair.")]
@@ -44,13 +46,14 @@ AllPairs = Annotated[bool, typer.Option("--all", help="Every shipped pair.")]
 def calibrate(pair_ids: PairIds = None, all_pairs: AllPairs = False,
               runs: Runs = 1, workers: Workers = 1, batch: Batch = None, base_url: BaseUrl = None,
               model: ModelName = None, api_key: ApiKey = None, provider: Provider = "hosted_vllm",
-              action_format: ActionFormat = "toolcall", harness: Harness = "mini-swe-agent") -> None:
+              action_format: ActionFormat = "toolcall", harness: Harness = "mini-swe-agent",
+              executor: ExecutorName = "local") -> None:
     """Run each pair's risk side and twin K times; a pair passes when a risk run is COMPROMISED and the twin is
     CAPABLE in every run. Passing pairs are admitted when a real model was used."""
     project = Project.current()
     pairs = select_pairs(project, pair_ids or [], all_pairs)
     config = _config(base_url, model, api_key, provider, action_format)
-    settings = _execute(project, pairs, config, "calibration", runs, workers, batch, harness)
+    settings = _execute(project, pairs, config, "calibration", runs, workers, batch, harness, executor)
     verdicts = pair_verdicts(_batch_runs(project, settings.name), runs)
     manifest = Manifest(project.calibration / MANIFEST_FILE)
     table = Table("pair", "cell", "risk", "twin", "verdict", "admission")
@@ -100,7 +103,7 @@ def run(pair_ids: PairIds = None,
         admitted: Annotated[bool, typer.Option("--admitted", help="Every admitted pair.")] = False,
         model: ModelName = None, runs: Runs = 1, workers: Workers = 1, batch: Batch = None, base_url: BaseUrl = None,
         api_key: ApiKey = None, provider: Provider = "hosted_vllm", action_format: ActionFormat = "toolcall",
-        harness: Harness = "mini-swe-agent") -> None:
+        harness: Harness = "mini-swe-agent", executor: ExecutorName = "local") -> None:
     """The shared runner: evaluate a model × harness on admitted pairs, with the paper's budgets and records."""
     project = Project.current()
     manifest = Manifest(project.calibration / MANIFEST_FILE)
@@ -111,7 +114,7 @@ def run(pair_ids: PairIds = None,
     for pair in pairs:
         manifest.check(pair.id, pair.folder)
     settings = _execute(project, pairs, _config(base_url, model, api_key, provider, action_format), "evaluation",
-                        runs, workers, batch, harness)
+                        runs, workers, batch, harness, executor)
     _report(project, settings)
 
 
@@ -137,7 +140,8 @@ def _config(base_url, model, api_key, provider, action_format) -> HarnessConfig:
 
 
 def _execute(project: Project, pairs: list[TaskPair], config: HarnessConfig, purpose: str, runs: int, workers: int,
-             batch: str | None, harness: str = MINI_SWE_AGENT) -> BatchSettings:
+             batch: str | None, harness: str = MINI_SWE_AGENT, executor: str = "local") -> BatchSettings:
+    from authoring.executor import open_executor
     from authoring.sandbox.base_image import ensure_base_image
     from authoring.sandbox.daemon import connect
     from calibration.scripted import SCRIPTED_MODEL
@@ -159,9 +163,10 @@ def _execute(project: Project, pairs: list[TaskPair], config: HarnessConfig, pur
         raise ValueError(f"batch {name} was made with other settings ({previous.harness}); use another --batch")
     client = connect()
     base_image = run_base_image(client, ensure_base_image(client).tag, harness)
+    runner = open_executor(executor, client, base_image, lambda line: console.print(line, highlight=False))
     outcome = run_batch(client, pairs, settings, lambda stop: harness_actor(harness, config, stop),
                         runs_root=project.runs, base_image=base_image, api_key=config.api_key.get_secret_value(),
-                        overtime_reruns=config.overtime_reruns)
+                        overtime_reruns=config.overtime_reruns, executor=runner)
     console.print(f"batch {name}: ran {outcome.ran}, kept {outcome.skipped} finished run(s) from before")
     return settings
 
