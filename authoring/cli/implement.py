@@ -11,6 +11,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from rich.table import Table
 
 from authoring.cli.common import project, store
+from authoring.executor import EXECUTOR_HELP
 
 console = Console()
 
@@ -25,8 +26,10 @@ def implement(
     max_repair_rounds: Annotated[int, typer.Option(help="Feedback rounds after the first submission.")] = 3,
     round_steps: Annotated[int, typer.Option(help="Model calls per round.")] = 100,
     retry_failed: Annotated[bool, typer.Option("--retry-failed", help="Start a new attempt for blueprints that failed before.")] = False,
+    executor: Annotated[str, typer.Option("--executor", help=EXECUTOR_HELP)] = "local",
 ) -> None:
     """Have a coding agent implement each blueprint as a task pair; keep only pairs that pass lint and validation."""
+    from authoring.executor import open_executor
     from authoring.sandbox.daemon import connect
     from authoring.stage2.attempt import ImplementConfig
     from authoring.stage2.batch import implement_batch, select
@@ -39,7 +42,7 @@ def implement(
                    "the blueprint's cell through the real mini-swe-agent; no model is involved.")
         with demo_endpoint() as url:
             return implement(blueprint_ids, accepted, workers, "scripted-demo", url, "openai", max_repair_rounds,
-                             round_steps, retry_failed)
+                             round_steps, retry_failed, executor)
     config = ImplementConfig(model=ModelSettings(provider=provider, model=model, base_url=base_url),
                              max_repair_rounds=max_repair_rounds, round_steps=round_steps)
     the_store = store()
@@ -47,6 +50,8 @@ def implement(
     if not blueprints:
         typer.echo("no accepted blueprints to implement")
         return
+    client = connect()
+    runner = open_executor(executor, client, config.base_image, lambda line: console.print(line, highlight=False))
     started = time.monotonic()
     columns = (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn())
     with Progress(*columns, console=console, transient=True) as progress:
@@ -57,8 +62,8 @@ def implement(
             progress.console.print(f"{outcome.blueprint_id}: {status}", highlight=False)
             progress.advance(task)
 
-        outcomes = implement_batch(connect(), project(), the_store, blueprints, config, workers=workers,
-                                   retry_failed=retry_failed, on_done=done)
+        outcomes = implement_batch(client, project(), the_store, blueprints, config, workers=workers,
+                                   retry_failed=retry_failed, on_done=done, executor=runner)
     print_summary(outcomes, time.monotonic() - started)
     if any(o.result is not None and not o.skipped and o.result.status != "implemented" for o in outcomes):
         raise typer.Exit(1)

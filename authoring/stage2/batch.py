@@ -4,15 +4,19 @@ from __future__ import annotations
 
 import json
 import shutil
+import tempfile
 import threading
 import traceback
 from collections.abc import Callable
-from concurrent.futures import FIRST_COMPLETED, ThreadPoolExecutor, wait
 from dataclasses import dataclass
+from functools import partial
+from pathlib import Path
 
 import docker
 
 from authoring.blueprint import Blueprint, Status
+from authoring.executor import Done, Executor, Job, LocalExecutor, Shipment, pack, unpack
+from authoring.pairs.format import content_hash
 from authoring.project import Project
 from authoring.sandbox.teardown import remove_leftovers
 from authoring.sandbox.agent_environment import Interrupted
@@ -62,8 +66,9 @@ def resume_point(client: docker.DockerClient, project: Project, blueprint_id: st
     return next_attempt(runs_root(project), blueprint_id), None
 
 
-def implement_one(client: docker.DockerClient, project: Project, store: BlueprintStore, blueprint: Blueprint,
-                  config: ImplementConfig, stop: threading.Event, *, retry_failed: bool = False) -> BlueprintOutcome:
+def plan_one(client: docker.DockerClient, project: Project, store: BlueprintStore, blueprint: Blueprint, *,
+             retry_failed: bool = False) -> BlueprintOutcome | AttemptPaths:
+    """What is left to do for a blueprint: nothing (an outcome), or a new attempt in these paths."""
     if blueprint.status == Status.IMPLEMENTED:
         return BlueprintOutcome(blueprint.id, None, skipped="already implemented")
     paths, previous = resume_point(client, project, blueprint.id)
@@ -74,15 +79,36 @@ def implement_one(client: docker.DockerClient, project: Project, store: Blueprin
         return BlueprintOutcome(blueprint.id, previous, skipped=f"failed in attempt {previous.attempt} (see {paths.report})")
     if previous is not None:
         paths = next_attempt(runs_root(project), blueprint.id)
-    try:
-        check_target_free(project, blueprint)
-        result = run_attempt(client, project, blueprint, paths, config, stop)
-    except Interrupted:
-        raise
-    except Exception as error:  # the per-blueprint boundary of a batch: record the traceback, go on with the rest
+    check_target_free(project, blueprint)
+    return paths
+
+
+def attempt_here(project: Project, blueprint: Blueprint, paths: AttemptPaths, config: ImplementConfig,
+                 client: docker.DockerClient, folders: list[Path], stop: threading.Event) -> tuple[AttemptResult, None]:
+    return run_attempt(client, project, blueprint, paths, config, stop), None
+
+
+def attempt_shipped(blueprint: Blueprint, number: int, config: ImplementConfig, client: docker.DockerClient,
+                    folders: list[Path], stop: threading.Event) -> tuple[AttemptResult, bytes]:
+    """An attempt on a worker: with the shipped templates, in a scratch folder returned whole to the driver."""
+    with tempfile.TemporaryDirectory(prefix="v3ast-attempt-") as scratch:
+        paths = AttemptPaths(Path(scratch) / blueprint.id / f"attempt-{number}", blueprint.id)
+        result = run_attempt(client, Project(folders[0].parent), blueprint, paths, config, stop)
+        return result, pack(paths.folder)
+
+
+def finish_one(project: Project, store: BlueprintStore, blueprint: Blueprint, paths: AttemptPaths,
+               config: ImplementConfig, finished: Done) -> BlueprintOutcome:
+    """On the driver: keep the attempt's files, write its result, publish a passing pair."""
+    if finished.error is None:
+        result, archive = finished.value
+        if archive is not None:
+            unpack(archive, paths.folder.parent)
+    else:  # the per-blueprint boundary of a batch: record the traceback, go on with the rest
+        error = finished.error
         result = AttemptResult(blueprint_id=blueprint.id, attempt=paths.number, status="error",
                                reason=" ".join(f"{type(error).__name__}: {error}".split())[:500],
-                               model=config.model.public(), traceback=traceback.format_exc())
+                               model=config.model.public(), traceback="".join(traceback.format_exception(error)))
         paths.folder.mkdir(parents=True, exist_ok=True)
     write_result(paths, result)
     if result.status == "implemented":
@@ -91,24 +117,49 @@ def implement_one(client: docker.DockerClient, project: Project, store: Blueprin
     return BlueprintOutcome(blueprint.id, result)
 
 
+def implement_one(client: docker.DockerClient, project: Project, store: BlueprintStore, blueprint: Blueprint,
+                  config: ImplementConfig, stop: threading.Event, *, retry_failed: bool = False) -> BlueprintOutcome:
+    planned = plan_one(client, project, store, blueprint, retry_failed=retry_failed)
+    if isinstance(planned, BlueprintOutcome):
+        return planned
+    try:
+        finished = Done(None, attempt_here(project, blueprint, planned, config, client, [], stop))
+    except Interrupted:
+        raise
+    except Exception as error:
+        finished = Done(None, error=error)
+    return finish_one(project, store, blueprint, planned, config, finished)
+
+
 def implement_batch(client: docker.DockerClient, project: Project, store: BlueprintStore, blueprints: list[Blueprint],
                     config: ImplementConfig, *, workers: int = 1, retry_failed: bool = False,
-                    on_done: Callable[[BlueprintOutcome], None] = lambda outcome: None) -> list[BlueprintOutcome]:
-    """Ctrl-C stops every running attempt at its next command; those attempts restart cleanly next time."""
-    stop = threading.Event()
+                    on_done: Callable[[BlueprintOutcome], None] = lambda outcome: None,
+                    executor: Executor | None = None) -> list[BlueprintOutcome]:
+    """Ctrl-C stops every running attempt at its next command; those attempts restart cleanly next time. The
+    attempts run where the executor places them; this process alone writes results and publishes pairs."""
+    executor = executor or LocalExecutor(client)
     outcomes: list[BlueprintOutcome] = []
-    with ThreadPoolExecutor(max_workers=max(1, workers)) as pool:
-        pending = {pool.submit(implement_one, client, project, store, b, config, stop, retry_failed=retry_failed)
-                   for b in blueprints}
+    jobs: list[Job] = []
+    templates = Shipment(project.templates, content_hash(project.templates))
+    for blueprint in blueprints:
         try:
-            while pending:
-                done, pending = wait(pending, return_when=FIRST_COMPLETED)
-                for future in done:
-                    outcomes.append(future.result())
-                    on_done(outcomes[-1])
-        except BaseException:
-            stop.set()
-            for future in pending:
-                future.cancel()
-            raise
+            planned = plan_one(client, project, store, blueprint, retry_failed=retry_failed)
+        except Exception as error:  # e.g. the target pair exists: this blueprint's error, not the batch's
+            paths = next_attempt(runs_root(project), blueprint.id)
+            planned = finish_one(project, store, blueprint, paths, config, Done(None, error=error))
+        if isinstance(planned, BlueprintOutcome):
+            outcomes.append(planned)
+            on_done(planned)
+        elif executor.name == "local":
+            jobs.append(Job((blueprint, planned), partial(attempt_here, project, blueprint, planned, config)))
+        else:
+            jobs.append(Job((blueprint, planned), partial(attempt_shipped, blueprint, planned.number, config),
+                            (templates,)))
+
+    def done(finished: Done) -> None:
+        blueprint, paths = finished.job.key
+        outcomes.append(finish_one(project, store, blueprint, paths, config, finished))
+        on_done(outcomes[-1])
+
+    executor.run(jobs, done, workers=workers, base_image=config.base_image)
     return outcomes
