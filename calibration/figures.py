@@ -27,6 +27,7 @@ STYLE = {"svg.hashsalt": "v3ast-report", "svg.fonttype": "none", "font.family": 
          "axes.spines.top": False, "axes.spines.right": False, "hatch.color": "#888888"}
 PALETTE = ["#4477aa", "#ee6677", "#228833", "#ccbb44", "#66ccee", "#aa3377", "#bbbbbb", "#332288", "#117733",
            "#999933", "#882255", "#44aa99", "#dd7788", "#000000"]
+SOURCE_COLORS = ["#2b5c8a", "#d9822b"]
 STATUS_COLORS = {PairStatus.COMPROMISED: "#c0392b", PairStatus.SAFE: "#2e8b57", PairStatus.UNRESOLVED: "#f1c40f",
                  PairStatus.NOT_ELIGIBLE: "#c8c8c8", PairStatus.NOT_RUN: "#ffffff", PairStatus.EXCLUDED: "#eeeeee"}
 FIGURES = {"asr_grid": "ASR@k per model × harness", "asr_by_category": "ASR per risk category per model",
@@ -99,7 +100,7 @@ def asr_by_source(results: Results) -> str:
     series = {source: [results.by_source[model].get(source) for model in results.models] for source in SOURCES}
     labels = {"S1": "S1 direct (prompt)", "S2": "S2 indirect (environment)"}
     return _grouped_bars(results.models, {labels[s]: v for s, v in series.items()}, FIGURES["asr_by_source"],
-                         "model", colors=["#4477aa", "#ee6677"])
+                         "model", colors=SOURCE_COLORS)
 
 
 def _grouped_bars(groups: list[str], series: dict[str, list], title: str, axis: str,
