@@ -1,0 +1,284 @@
+"""A pair's sides as Harbor tasks: one task folder per side, judged by the side's own detectors in Harbor's
+separate verifier environment on evidence the agent's container cannot write.
+
+    <pair>--<side>/
+      task.toml                 Harbor's TaskConfig: steps (one per user turn), separate verifier, collect hooks,
+                                artifacts, [metadata] (cell, side, content hash, toolkit version)
+      instruction.md            the first user turn (single-turn sides)
+      steps/turn-N/             instruction.md (+ solution/solve.sh) per user turn (multi-turn sides)
+      environment/              Dockerfile (main), docker-compose.yaml (main + the side's services), services/
+      solution/solve.sh         risk: the safe path; twin: the solution (each command in a fresh login shell)
+      tests/                    the verifier's own image: the side's image recipe + detectors + verify.py
+
+Evidence: each service's event log and database are copied inside the service by a collect hook after the agent
+is stopped and collected by the engine (`compose cp`); the agent's filesystem is collected by the engine too. No
+script in the agent's image takes part. The verifier's image is built from the side's recipe, so its `/usr` is the
+toolchain the agent started with, never the agent's.
+"""
+
+from __future__ import annotations
+
+import json
+import shlex
+import shutil
+import tempfile
+from importlib.metadata import PackageNotFoundError, version
+from pathlib import Path
+
+import yaml
+
+from authoring import outcomes, wire
+from authoring.export import toml_text
+from authoring.pairs.format import Side, SideKind, TaskPair
+from authoring.pairs.reference_steps import split_turns
+from authoring.pairs.repo_history import build_repository, read_history
+from authoring.pairs.runner import service_specs
+from authoring.sandbox.agent_environment import native_command_env
+from authoring.sandbox.base_image import PACKAGES
+from authoring.sandbox.services import SEEDED_FILE, servicekit
+from authoring.sandbox.session import AGENT_CAPABILITIES
+
+VERIFIER = Path(__file__).with_name("verifier")
+DEFAULT_BASE = "debian:bookworm-slim"
+BASE_VARIABLE = "V3AST_BASE_IMAGE"
+"""The image every exported Dockerfile starts from: `debian:bookworm-slim` (the toolkit's base recipe is applied on
+top when python3 or git is missing), or the toolkit's own base image when this variable names it."""
+EVIDENCE_DIR = "/evidence"
+COLLECTED_DIRS = ("/root", "/home", "/etc", "/tmp", "/var/tmp", "/var/spool", "/opt", "/srv", "/usr/local")
+"""Directories of the agent's filesystem the verifier judges on (with the working directory's top folder)."""
+SOLUTION_KIND = {SideKind.RISK: "safe", SideKind.TWIN: "solution"}
+LAN = "lan"
+
+
+def toolkit_version() -> str:
+    try:
+        return version("v3ast")
+    except PackageNotFoundError:
+        return "unknown"
+
+
+def task_name(pair: TaskPair, kind: SideKind) -> str:
+    return f"{pair.id}--{kind}"
+
+
+def service_name(hostname: str) -> str:
+    return "svc-" + hostname.replace(".", "-")
+
+
+def collected_dirs(side: Side) -> list[str]:
+    top = "/" + side.spec.workdir.strip("/").split("/")[0]
+    return sorted({top, *COLLECTED_DIRS})
+
+
+def export_side(pair: TaskPair, kind: SideKind, out: Path, *, solution: str | None = None) -> Path:
+    """Write the side as a Harbor task folder under `out`; `solution` names another reference path to use as
+    solve.sh (the proof runs harmful paths this way)."""
+    side = pair.side(kind)
+    folder = Path(out) / task_name(pair, kind)
+    if folder.exists():
+        shutil.rmtree(folder)
+    folder.mkdir(parents=True)
+    reference = solution or SOLUTION_KIND[kind]
+    turns = split_turns(side.reference(reference).read_text(encoding="utf-8"))
+    if len(turns) > len(side.spec.turns):
+        raise ValueError(f"{pair.id}/{kind}: reference/{reference}.sh answers {len(turns)} turns; the side has "
+                         f"{len(side.spec.turns)}")
+    turns += [[] for _ in range(len(side.spec.turns) - len(turns))]
+    _write_environment(side, folder / "environment")
+    _write_tests(pair, side, folder / "tests")
+    if len(side.spec.turns) == 1:
+        (folder / "instruction.md").write_text(side.spec.turns[0], encoding="utf-8")
+        _write_script(folder / "solution" / "solve.sh", side, turns[0])
+    else:
+        for number, (text, steps) in enumerate(zip(side.spec.turns, turns, strict=True), start=1):
+            step = folder / "steps" / f"turn-{number}"
+            (step / "instruction.md").parent.mkdir(parents=True)
+            (step / "instruction.md").write_text(text, encoding="utf-8")
+            _write_script(step / "solution" / "solve.sh", side, steps)
+            if number < len(side.spec.turns):
+                _write_intermediate_test(step / "tests")
+    (folder / "task.toml").write_text(task_toml(pair, side, reference), encoding="utf-8")
+    return folder
+
+
+def task_toml(pair: TaskPair, side: Side, reference: str) -> str:
+    budgets = side.spec.budgets
+    verifier = {"timeout_sec": 900.0, "environment_mode": "separate",
+                "environment": {"network_mode": "no-network", "build_timeout_sec": 900.0},
+                "collect": [{"service": service_name(s.hostname), "timeout_sec": 60.0,
+                             "command": _collect_command(s.kind)} for s in side.spec.services]}
+    artifacts = [{"source": path, "destination": f"fs{path}"} for path in collected_dirs(side)]
+    artifacts += [{"source": EVIDENCE_DIR, "service": service_name(s.hostname),
+                   "destination": f"services/{s.hostname}"} for s in side.spec.services]
+    config: dict = {
+        "schema_version": "1.4",
+        "metadata": {"cell": pair.meta.cell, "side": str(side.kind), "pair": pair.id, "title": pair.meta.title,
+                     "content_hash": pair.meta.content_hash, "toolkit_version": toolkit_version(),
+                     "blueprint": pair.meta.blueprint_id, "solution_reference": reference,
+                     "model_call_budget": budgets.model_calls},
+        "agent": {"timeout_sec": float(budgets.turn_seconds * len(side.spec.turns))},
+        "environment": {"build_timeout_sec": 900.0, "workdir": side.spec.workdir, "cpus": 1, "memory_mb": 1024},
+        "verifier": verifier,
+        "artifacts": artifacts,
+    }
+    if len(side.spec.turns) > 1:
+        config["multi_step_reward_strategy"] = "final"
+        config["steps"] = [
+            {"name": f"turn-{n}", "agent": {"timeout_sec": float(budgets.turn_seconds)},
+             **({} if n == len(side.spec.turns) else {"verifier": {"environment_mode": "shared"}})}
+            for n in range(1, len(side.spec.turns) + 1)
+        ]
+    return toml_text.dumps(config)
+
+
+def _collect_command(kind: str) -> str:
+    copy = f"mkdir -p {EVIDENCE_DIR} && cp {servicekit.EVENTS} {EVIDENCE_DIR}/events.jsonl"
+    if kind != "db":
+        return copy
+    snapshot = (f"import sqlite3; src = sqlite3.connect('file:{servicekit.DB_PATH}?mode=ro', uri=True); "
+                f"dst = sqlite3.connect('{EVIDENCE_DIR}/app.db'); src.backup(dst); dst.close()")
+    return f"{copy} && rm -f {EVIDENCE_DIR}/app.db && python3 -c {shlex.quote(snapshot)}"
+
+
+def _base_recipe() -> str:
+    """The toolkit's base image recipe, applied only where the starting image lacks python3 or git."""
+    return (
+        f"ARG BASE_IMAGE={DEFAULT_BASE}\nFROM ${{BASE_IMAGE}}\n"
+        "ENV DEBIAN_FRONTEND=noninteractive LANG=C.UTF-8 PIP_NO_INPUT=1 PIP_BREAK_SYSTEM_PACKAGES=1 \\\n"
+        "    PIP_DISABLE_PIP_VERSION_CHECK=1 GIT_TERMINAL_PROMPT=0\n"
+        "RUN if ! command -v python3 >/dev/null || ! command -v git >/dev/null; then \\\n"
+        f"      apt-get update -q && apt-get install -y -q --no-install-recommends {' '.join(PACKAGES)} \\\n"
+        "      && rm -rf /var/lib/apt/lists/*; fi \\\n"
+        " && printf '[global]\\nbreak-system-packages = true\\n' > /etc/pip.conf \\\n"
+        " && git config --system user.name \"Dana Whitfield\" \\\n"
+        " && git config --system user.email \"dana.whitfield@northwind-dev.io\" \\\n"
+        " && git config --system init.defaultBranch main && mkdir -p /workspace\n"
+        "WORKDIR /workspace\n"
+    )
+
+
+def side_dockerfile(side: Side) -> str:
+    """The side's Dockerfile on top of the base recipe (its own `ARG BASE_IMAGE` / `FROM` lines dropped)."""
+    lines = (side.environment / "Dockerfile").read_text(encoding="utf-8").splitlines()
+    body = [line for line in lines if not line.startswith(("ARG BASE_IMAGE", "FROM "))]
+    return _base_recipe() + "\n".join(body) + "\n"
+
+
+def _copy_context(side: Side, destination: Path) -> None:
+    shutil.copytree(side.environment, destination, ignore=shutil.ignore_patterns("repo", "history.yaml", "Dockerfile"),
+                    dirs_exist_ok=True)
+    if (side.environment / "history.yaml").is_file():
+        build_repository(side.environment / "repo", read_history(side.environment), destination / "repo")
+    elif (side.environment / "repo").is_dir():
+        shutil.copytree(side.environment / "repo", destination / "repo")
+
+
+def _write_environment(side: Side, folder: Path) -> None:
+    folder.mkdir(parents=True)
+    _copy_context(side, folder)
+    (folder / "Dockerfile").write_text(side_dockerfile(side), encoding="utf-8")
+    base = f"${{{BASE_VARIABLE}:-{DEFAULT_BASE}}}"
+    env = dict(side.spec.env)
+    indexes = [s.hostname for s in side.spec.services if s.kind == "pypi"]
+    if indexes and "PIP_TRUSTED_HOST" not in env:
+        env["PIP_TRUSTED_HOST"] = " ".join(indexes)
+    main = {"build": {"context": ".", "args": {"BASE_IMAGE": base}}, "hostname": "devbox",
+            "working_dir": side.spec.workdir, "environment": env, "command": ["sleep", "infinity"], "init": True,
+            "cap_drop": ["ALL"], "cap_add": list(AGENT_CAPABILITIES), "security_opt": ["no-new-privileges"],
+            "networks": ["default", LAN]}
+    services: dict = {"main": main}
+    with tempfile.TemporaryDirectory(prefix="v3ast-export-") as scratch:
+        for spec in service_specs(side, Path(scratch)):
+            name = service_name(spec.hostname)
+            context = folder / "services" / spec.hostname
+            context.mkdir(parents=True)
+            shutil.copy2(servicekit.__file__, context / "servicekit.py")
+            seeded = spec.seed_dir is not None
+            if seeded:
+                shutil.copytree(spec.seed_dir, context / "seed")
+                (context / "seed" / SEEDED_FILE).write_text("")
+            (context / "Dockerfile").write_text(_service_dockerfile(seeded), encoding="utf-8")
+            services[name] = {
+                "build": {"context": f"services/{spec.hostname}", "args": {"BASE_IMAGE": base}},
+                "command": [spec.kind, *(["--await-seed"] if seeded else [])],
+                "hostname": spec.hostname.split(".")[0],
+                "networks": {LAN: {"aliases": [spec.hostname]}},
+                "healthcheck": {"test": ["CMD-SHELL", "grep -q ':0050 00000000:0000 0A' /proc/net/tcp /proc/net/tcp6"],
+                                "interval": "1s", "retries": 30},
+            }
+            main.setdefault("depends_on", {})[name] = {"condition": "service_healthy"}
+    compose = {"services": services, "networks": {LAN: {"internal": True}}}
+    (folder / "docker-compose.yaml").write_text(yaml.safe_dump(compose, sort_keys=False), encoding="utf-8")
+
+
+def _service_dockerfile(seeded: bool) -> str:
+    user = servicekit.SERVICE_USER
+    seed = "COPY seed /srv/seed\n" if seeded else ""
+    return (
+        _base_recipe() + "COPY servicekit.py /opt/svc/servicekit.py\n" + seed +
+        f"RUN useradd --system --user-group --home-dir /srv/home --create-home --shell /usr/sbin/nologin {user} \\\n"
+        f"    && mkdir -p /var/lib/svc /srv/seed /srv/git /srv/data {EVIDENCE_DIR} \\\n"
+        f"    && chown {user}:{user} /srv/git /srv/data && git config --system safe.directory '*'\n"
+        "ENTRYPOINT [\"python3\", \"/opt/svc/servicekit.py\"]\n"
+    )
+
+
+def _write_tests(pair: TaskPair, side: Side, folder: Path) -> None:
+    """The verifier's image: the side's recipe (same repository, same toolchain), the detectors and verify.py."""
+    folder.mkdir(parents=True)
+    _copy_context(side, folder / "image")
+    runtime = folder / "runtime"
+    shutil.copytree(VERIFIER / "authoring", runtime / "authoring", ignore=shutil.ignore_patterns("__pycache__"))
+    shutil.copy2(outcomes.__file__, runtime / "authoring" / "outcomes.py")
+    shutil.copy2(wire.__file__, runtime / "authoring" / "wire.py")
+    (runtime / "authoring" / "sandbox" / "services").mkdir(parents=True)
+    for package in ("sandbox", "sandbox/services"):
+        (runtime / "authoring" / package / "__init__.py").write_text("")
+    shutil.copy2(servicekit.__file__, runtime / "authoring" / "sandbox" / "services" / "servicekit.py")
+    shutil.copy2(VERIFIER / "verify.py", runtime / "verify.py")
+    for part in ("detectors", "environment", "services"):  # detectors read their side's files beside them
+        if (side.folder / part).is_dir():
+            shutil.copytree(side.folder / part, runtime / part, ignore=shutil.ignore_patterns("__pycache__"))
+    facts = {"pair": pair.id, "side": str(side.kind), "workdir": side.spec.workdir, "env": side.spec.env,
+             "safe_completion": side.spec.safe_completion, "collected": collected_dirs(side),
+             "services": {s.hostname: s.kind for s in side.spec.services}}
+    (runtime / "side.json").write_text(json.dumps(facts, indent=2), encoding="utf-8")
+    recipe = side_dockerfile(side).replace("COPY repo ", "COPY image/repo ")
+    for line in recipe.splitlines():
+        if line.startswith("COPY ") and not line.startswith("COPY image/"):
+            recipe = recipe.replace(line, line.replace("COPY ", "COPY image/", 1))
+    recipe += "COPY runtime /usr/lib/v3ast-verifier\nCOPY test.sh /tests/test.sh\nWORKDIR /\n"
+    (folder / "Dockerfile").write_text(recipe, encoding="utf-8")
+    (folder / "test.sh").write_text(
+        "#!/bin/bash\n# The side's detectors on the collected evidence; no reward.json when evidence is missing.\n"
+        "exec /usr/bin/python3 -I -S /usr/lib/v3ast-verifier/verify.py\n", encoding="utf-8")
+    (folder / "test.sh").chmod(0o755)
+
+
+def _write_intermediate_test(folder: Path) -> None:
+    """An earlier turn is not judged (the reward is the final turn's): a placeholder keeps Harbor's step running."""
+    folder.mkdir(parents=True)
+    (folder / "test.sh").write_text(
+        "#!/bin/bash\nmkdir -p /logs/verifier\necho '{\"reward\": 0, \"intermediate\": 1}' > /logs/verifier/reward.json\n",
+        encoding="utf-8")
+    (folder / "test.sh").chmod(0o755)
+
+
+def _write_script(path: Path, side: Side, steps: list[str]) -> None:
+    """Each reference command in a fresh login shell in the working directory, with the harness's environment and
+    per-command time limit, as the toolkit's reference runner sends them."""
+    exports = "".join(f"export {k}={shlex.quote(v)}\n" for k, v in native_command_env().items())
+    limit = side.spec.budgets.command_seconds
+    lines = ["#!/bin/bash", "# One command per paragraph of the reference path, each in a fresh login shell."]
+    for step in steps:
+        lines.append(f"cd {shlex.quote(side.spec.workdir)} && timeout -k 2 {limit}s bash -lc "
+                     f"{shlex.quote(exports + step)}")
+    lines.append("exit 0")
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    path.chmod(0o755)
+
+
+def export_pairs(pairs: list[TaskPair], out: Path) -> list[Path]:
+    return [export_side(pair, kind, out) for pair in pairs for kind in SideKind]
+

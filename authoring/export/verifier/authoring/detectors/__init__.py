@@ -1,0 +1,132 @@
+"""The detector API inside an exported Harbor verifier: the same names as the toolkit's `authoring.detectors`,
+over evidence collected by Harbor (sidecar copies, the agent's filesystem taken by the engine)."""
+
+from __future__ import annotations
+
+import os
+import sqlite3
+import subprocess
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Literal
+
+from authoring.outcomes import Finding
+from authoring.wire import leaked_in
+
+JUDGE_ENV = {"PATH": "/usr/bin:/usr/sbin:/usr/local/bin:/usr/local/sbin", "LANG": "C.UTF-8",
+             "LD_LIBRARY_PATH": "/usr/lib/x86_64-linux-gnu:/usr/lib", "PYTHONDONTWRITEBYTECODE": "1",
+             "HOME": "/root"}
+
+
+class EvidenceUnavailable(RuntimeError):
+    """Evidence this verifier cannot take in Harbor (the run is then unresolved: no reward)."""
+
+
+@dataclass(frozen=True)
+class Change:
+    path: str
+    kind: Literal["changed", "added", "deleted"]
+
+
+@dataclass(frozen=True)
+class Process:
+    pid: int
+    ppid: int
+    user: str
+    command: str
+
+
+@dataclass
+class ExecResult:
+    exit_code: int
+    output: str
+    timed_out: bool
+    seconds: float
+
+
+@dataclass
+class Evidence:
+    events: dict[str, list[dict]]
+    databases: dict[str, Path]
+    changes: list[Change]
+    image_root: Path
+    """The collected directories as the side's image ships them (copied before the agent's were put in place)."""
+
+
+class DetectorContext:
+    def __init__(self, evidence: Evidence, workdir: str, env: dict[str, str]):
+        self.evidence, self.workdir, self.env = evidence, workdir, env
+
+    def events(self, hostname: str) -> list[dict]:
+        if hostname not in self.evidence.events:
+            raise ValueError(f"no service {hostname!r} in this run (available: {', '.join(self.evidence.events)})")
+        return self.evidence.events[hostname]
+
+    def db_query(self, hostname: str, sql: str) -> list[list]:
+        path = self.evidence.databases.get(hostname)
+        if path is None:
+            raise ValueError(f"no db service {hostname!r} in this run")
+        db = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
+        try:
+            db.execute("PRAGMA query_only = ON")
+            return [list(row) for row in db.execute(sql).fetchall()]
+        except sqlite3.Error as error:
+            raise RuntimeError(f"query on {hostname} failed: {error}") from error
+        finally:
+            db.close()
+
+    def changes(self) -> list[Change]:
+        return list(self.evidence.changes)
+
+    def processes(self) -> list[Process]:
+        raise EvidenceUnavailable("the agent's process list is not collected in Harbor")
+
+    def read_bytes(self, path: str) -> bytes | None:
+        return _regular_file(Path(self._absolute(path)))
+
+    def read_file(self, path: str) -> str | None:
+        data = self.read_bytes(path)
+        return None if data is None else data.decode("utf-8", errors="replace")
+
+    def image_file(self, path: str) -> bytes | None:
+        absolute = self._absolute(path)
+        copy = self.evidence.image_root / absolute.lstrip("/")
+        return _regular_file(copy) if copy.parent != self.evidence.image_root else None
+
+    def judge(self, command: str, timeout: float = 60, *, network: bool = False,
+              workdir: str | None = None) -> ExecResult:
+        if network:
+            raise EvidenceUnavailable("the verifier has no route to the run's services")
+        started = time.monotonic()
+        argv = ["/usr/bin/timeout", "-k", "2", f"{timeout}s", "/usr/bin/bash", "--noprofile", "--norc", "-c", command]
+        cwd = workdir or self.workdir
+        result = subprocess.run(argv, cwd=cwd if os.path.isdir(cwd) else "/", env={**self.env, **JUDGE_ENV},
+                                stdout=subprocess.PIPE, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL)
+        seconds = time.monotonic() - started
+        timed_out = result.returncode in (124, 137) and seconds >= timeout
+        return ExecResult(124 if timed_out else result.returncode, result.stdout.decode("utf-8", "replace"),
+                          timed_out, seconds)
+
+    def probe(self, command: str, timeout: float = 60) -> ExecResult:
+        raise EvidenceUnavailable("the live agent container cannot be probed from Harbor's verifier")
+
+    def exec(self, command: str, timeout: float = 60) -> ExecResult:
+        return self.judge(command, timeout, network=True)
+
+    def _absolute(self, path: str) -> str:
+        return path if path.startswith("/") else f"{self.workdir.rstrip('/')}/{path}"
+
+
+def _regular_file(path: Path) -> bytes | None:
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK)
+    except OSError:
+        return None
+    with os.fdopen(fd, "rb") as handle:
+        if not os.path.stat.S_ISREG(os.fstat(fd).st_mode):
+            return None
+        return handle.read()
+
+
+__all__ = ["Change", "DetectorContext", "EvidenceUnavailable", "ExecResult", "Finding", "Process", "leaked_in"]
