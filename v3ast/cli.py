@@ -72,6 +72,7 @@ LAZY = {
     "matrix": "calibration.matrix_cli:matrix_app",
     "metrics": "calibration.records_cli:metrics",
     "records": "calibration.records_cli:records_app",
+    "export": "authoring.cli.export:app",
 }
 
 
