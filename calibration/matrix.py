@@ -6,8 +6,9 @@ wire format, the variable holding the key), harnesses, and exclusions as data: a
 harnesses with the reason (e.g. "reasoning state lost"). Each combination that is not excluded is one
 resumable batch under `runs/`, named `<matrix>--<model>--<harness>`, holding K risk and K twin runs per pair;
 its run keys are `RunKey(batch, pair, side, index)`, so a combination is resumed exactly like a calibration
-batch (a finished record is never run again). `run_matrix` walks the combinations and hands each one with
-unfinished runs to a `CombinationRunner`, which is where the harness adapters plug in.
+batch (a finished record is never run again). `calibration/matrix_run.py` executes a plan through the harness
+adapters (`v3ast matrix run`); `run_matrix` hands each combination with unfinished runs to a
+`CombinationRunner` of the caller's.
 """
 
 from __future__ import annotations
@@ -54,8 +55,9 @@ class ModelEntry(Strict):
     """Base URL of the endpoint (ending in /v1)."""
     provider: ProviderKind
     """Who serves it: a vendor API (openai, anthropic) or a self-hosted server (vllm, openai-compatible)."""
-    wire: str
-    """The endpoint's wire format: anthropic (Messages), openai (Chat Completions) or responses."""
+    wire: str | tuple[str, ...]
+    """The endpoint's wire format — anthropic (Messages), openai (Chat Completions) or responses — or a list of the
+    formats it serves (vLLM and most gateways serve several); a harness speaks the first it can."""
     api_key_env: str = ""
     """The environment variable holding the endpoint's key; the key itself is never written in the file."""
 
@@ -66,12 +68,20 @@ class ModelEntry(Strict):
             raise ValueError(f"{value!r} is not an http(s) URL")
         return value
 
-    @field_validator("wire")
+    @field_validator("wire", mode="before")
     @classmethod
-    def _wire(cls, value: str) -> str:
-        if value not in WIRE_FORMATS:
-            raise ValueError(f"{value!r} is not a wire format ({', '.join(WIRE_FORMATS)})")
-        return value
+    def _wire(cls, value):
+        formats = [value] if isinstance(value, str) else value
+        if not isinstance(formats, list) or not formats:
+            raise ValueError(f"expected a wire format or a list of them ({', '.join(WIRE_FORMATS)})")
+        for wire in formats:
+            if wire not in WIRE_FORMATS:
+                raise ValueError(f"{wire!r} is not a wire format ({', '.join(WIRE_FORMATS)})")
+        return value if isinstance(value, str) else tuple(dict.fromkeys(formats))
+
+    @property
+    def wires(self) -> tuple[str, ...]:
+        return (self.wire,) if isinstance(self.wire, str) else self.wire
 
     @property
     def model_name(self) -> str:

@@ -1,4 +1,5 @@
-"""`v3ast matrix check | plan`: read a matrix file, show its combinations and exclusions, and how far its runs got."""
+"""`v3ast matrix check | plan | run`: read a matrix file, show its combinations and exclusions, how far its runs got,
+and run what is left."""
 
 from __future__ import annotations
 
@@ -21,16 +22,72 @@ console = Console(width=160)
 def check(file: MatrixFile) -> None:
     """Validate a matrix file and print every combination: run, or excluded with the reason."""
     matrix = load_matrix(file)
-    available = _adapters()
     table = Table("model", "provider", "wire", "endpoint", "harness", "planned", title=f"matrix {matrix.name}")
     for combination in matrix.combinations():
         model, harness = combination.model, combination.harness
         status = f"excluded: {combination.excluded}" if combination.excluded else f"batch {combination.batch}"
-        if not combination.excluded and available is not None and harness.name not in available:
-            status += " (no adapter yet)"
-        table.add_row(model.name, model.provider, model.wire, model.endpoint, harness.name, status)
+        if not combination.excluded and (reason := _skip_reason(combination)):
+            status += f" (skipped when run: {reason})"
+        table.add_row(model.name, model.provider, ", ".join(model.wires), model.endpoint, harness.name, status)
     console.print(table)
     print(summary(matrix))
+
+
+@matrix_app.command("run")
+def run(file: MatrixFile,
+        pair_ids: Annotated[list[str] | None, typer.Argument(help="Pair ids (admitted ones).", show_default=False)]
+        = None,
+        admitted: Annotated[bool, typer.Option("--admitted", help="Every admitted pair.")] = False,
+        runs: Annotated[int | None, typer.Option("--runs", "-k", min=1, help="K (default: the file's).")] = None,
+        workers: Annotated[int, typer.Option("--workers", "-w", min=1, help="Runs in parallel, across the whole "
+                                             "matrix.")] = 1,
+        executor: Annotated[str, typer.Option("--executor", help="local or ray (see `v3ast run --help`).")]
+        = "local") -> None:
+    """Run K risk + K twin runs per pair for every combination of the matrix through the harness adapters, each
+    model's endpoint as the upstream; resumable (the same command finishes what a killed one left). Then
+    `v3ast report --matrix FILE`."""
+    from authoring.executor import open_executor
+    from authoring.pairs.format import load_pairs
+    from authoring.project import Project
+    from authoring.sandbox.base_image import ensure_base_image
+    from authoring.sandbox.daemon import connect
+    from calibration.admission import MANIFEST_FILE, Manifest
+    from calibration.harnesses import run_base_image
+    from calibration.matrix_run import execute, prepare, select, summary_line, summary_table
+
+    project = Project.current()
+    manifest = Manifest(project.calibration / MANIFEST_FILE)
+    ids = sorted(manifest.entries()) if admitted else list(pair_ids or [])
+    if not ids:
+        raise ValueError("give pair ids or --admitted (and admit pairs first)")
+    pairs = load_pairs(project.generated_tasks, ids)
+    for pair in pairs:
+        manifest.check(pair.id, pair.folder)
+    matrix = load_matrix(file)
+    matrix_plan, runnable, skipped = select(matrix, pairs, runs)
+    print(summary(matrix))
+    for combination in matrix_plan.excluded:
+        print(f"excluded: {combination.label}: {combination.excluded}")
+    for combination, reason in skipped:
+        print(f"skipped: {combination.label}: {reason}")
+    if not runnable:
+        raise ValueError("no combination of the matrix can run here (see the skipped lines)")
+    client = connect()
+    base = ensure_base_image(client).tag
+    images = {name: run_base_image(client, base, name) for name in dict.fromkeys(c.harness.name for c in runnable)}
+    prepared = prepare(runnable, pairs, matrix_plan.k, workers, project.runs, images, markers=executor == "local")
+    runner = open_executor(executor, client, base, lambda line: console.print(line, highlight=False))
+    outcome = execute(client, runner, prepared, skipped, matrix_plan.excluded, runs_root=project.runs,
+                      base_image=base, workers=workers, console=console)
+    console.print(summary_table(outcome))
+    print(summary_line(outcome))
+    if outcome.interrupted:
+        print("interrupted: finished runs are kept; run the same command to finish the rest")
+        raise typer.Exit(130)
+    if sum(outcome.unfinished.values()):
+        print("some runs did not finish (see their lines above); run the same command to run them again")
+        raise typer.Exit(1)
+    print(f"results report: v3ast report --matrix {file}")
 
 
 @matrix_app.command("plan")
@@ -75,10 +132,11 @@ def print_plan(matrix_plan: MatrixPlan, left: list) -> None:
           f"finished, {len(left)} left")
 
 
-def _adapters() -> tuple[str, ...] | None:
-    """The harness names that have an adapter, or None when the adapter layer cannot be imported."""
+def _skip_reason(combination) -> str | None:
+    """Why a combination would be skipped when run (no adapter, wire mismatch, key unset); None when it would run
+    or the adapter layer cannot be imported here."""
     try:
-        from calibration.harnesses import HARNESSES
+        from calibration.matrix_run import skip_reason
     except ImportError:
         return None
-    return HARNESSES
+    return skip_reason(combination)
