@@ -69,8 +69,8 @@ def run_trial(task: Path, *, base_image: str = LOCAL_BASE) -> TrialResult:
                 solve_output += _run([*compose, "exec", "-T", "main", "bash", "/tmp/v3ast-solve.sh"], env=env,
                                      check=False)
                 _run([*compose, "exec", "-T", "main", "rm", "-f", "/tmp/v3ast-solve.sh"], env=env)
-            _collect(compose, env, config, artifacts)
-            return _verify(task, env, artifacts, verifier_image, base_image, solve_output)
+            collect_evidence(compose, env, config, artifacts)
+            return run_verifier(task, env, artifacts, verifier_image, base_image, solve_output)
         finally:
             _run([*compose, "down", "-v", "--remove-orphans", "--rmi", "local"], env=env, check=False)
             _run(["docker", "rmi", "-f", verifier_image], check=False)
@@ -82,7 +82,7 @@ def _solutions(task: Path, config: dict) -> list[Path]:
     return [task / "solution" / "solve.sh"]
 
 
-def _collect(compose: list[str], env: dict, config: dict, artifacts: Path) -> None:
+def collect_evidence(compose: list[str], env: dict, config: dict, artifacts: Path) -> None:
     """Main's artifacts first (engine copy), then main stopped, then the services' hooks and artifacts."""
     entries = config.get("artifacts", [])
     for entry in [e for e in entries if e.get("service", "main") == "main"]:
@@ -100,7 +100,7 @@ def _copy_out(compose: list[str], env: dict, service: str, entry: dict, artifact
     _run([*compose, "cp", f"{service}:{entry['source']}/.", str(target)], env=env, check=False)
 
 
-def _verify(task: Path, env: dict, artifacts: Path, image: str, base_image: str, solve_output: str) -> TrialResult:
+def run_verifier(task: Path, env: dict, artifacts: Path, image: str, base_image: str, solve_output: str) -> TrialResult:
     _run(["docker", "build", "-q", "-t", image, "--build-arg", f"BASE_IMAGE={base_image}", str(task / "tests")],
          env=env)
     container = _run(["docker", "create", "--network", "none", image, "sleep", "infinity"]).strip()

