@@ -39,6 +39,7 @@ SLOT_HEADROOM = 4
 """Networks kept free beyond the long-lived ones: a Stage II attempt's build network, a judge's, a stray run."""
 MAX_ATTEMPTS = 3
 STOP_GRACE_SECONDS = 45.0
+NODE_ANSWER_SECONDS = 60.0
 
 Call = Callable[[docker.DockerClient, list[Path], threading.Event], Any]
 """A job's work: the node's Docker client, the job's folders as they are on that node, and a stop event."""
@@ -243,10 +244,14 @@ class RayExecutor(Executor):
     def prepare(self, base_image: str) -> list[str]:
         driver = NodeIdentity.here(self.client, base_image)
         lines = []
-        for node, identity, removed in self._on_every_node(_node_janitor, base_image):
+        for node, answer in self._on_every_node(_node_janitor, base_image):
+            if isinstance(answer, BaseException):
+                lines.append(f"node {node} did not answer ({type(answer).__name__}); its runs may fail and be retried")
+                continue
+            label, identity, removed = answer
             if removed:
-                lines.append(f"node {node}: removed {removed} container(s)/network(s) left by killed runs")
-            if refusal := identity.refusal(driver, node):
+                lines.append(f"node {label}: removed {removed} container(s)/network(s) left by killed runs")
+            if refusal := identity.refusal(driver, label):
                 lines.append(refusal)
         return lines
 
@@ -311,14 +316,23 @@ class RayExecutor(Executor):
             ray.wait(stuck, num_returns=len(stuck), timeout=15)
         self._on_every_node(_node_janitor, "")
 
-    def _on_every_node(self, function: Callable, *args: Any) -> list:
+    def _on_every_node(self, function: Callable, *args: Any) -> list[tuple[str, Any]]:
+        """`function(*args)` on every live node with slots: (node id, its answer or the error)."""
         ray = self.ray
         from ray.util.scheduling_strategies import NodeAffinitySchedulingStrategy
 
-        nodes = [n for n in ray.nodes() if n.get("Alive") and n.get("Resources", {}).get(SLOT)]
+        nodes = [n["NodeID"] for n in ray.nodes() if n.get("Alive") and n.get("Resources", {}).get(SLOT)]
         remote = ray.remote(function)
-        return ray.get([remote.options(num_cpus=0, scheduling_strategy=NodeAffinitySchedulingStrategy(
-            n["NodeID"], soft=False)).remote(*args) for n in nodes])
+        refs = [remote.options(num_cpus=0, max_retries=0, scheduling_strategy=NodeAffinitySchedulingStrategy(
+            node, soft=False)).remote(*args) for node in nodes]
+        ray.wait(refs, num_returns=len(refs), timeout=NODE_ANSWER_SECONDS)
+        answers = []
+        for node, ref in zip(nodes, refs):
+            try:
+                answers.append((node[:8], ray.get(ref, timeout=0)))
+            except Exception as error:  # a node lost or too slow: said, not fatal
+                answers.append((node[:8], error))
+        return answers
 
 
 class StopSignal:
