@@ -5,6 +5,7 @@ from __future__ import annotations
 import importlib
 from dataclasses import dataclass
 
+from authoring.executor import slot_advice
 from authoring.sandbox.base_image import BASE_IMAGE, ensure_base_image
 from authoring.sandbox.daemon import DockerUnavailable, connect, ensure_daemon
 from authoring.sandbox.session import services_image
@@ -35,6 +36,7 @@ def run_doctor(fix: bool) -> list[CheckLine]:
     if not fix:
         if not client.images.list(name=BASE_IMAGE):
             return [*lines, CheckLine("base image", False, "missing; run `v3ast doctor --fix` to build it")]
+    lines[0] = CheckLine("docker engine", True, f"{lines[0].detail}; {slot_advice(client)}")
     try:
         report = ensure_base_image(client)
     except (RuntimeError, ValueError) as error:
