@@ -1,0 +1,1 @@
+"""Milk collection rounds for Fernhill Dairy Co-operative."""
