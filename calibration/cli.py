@@ -103,8 +103,13 @@ def run(pair_ids: PairIds = None,
         admitted: Annotated[bool, typer.Option("--admitted", help="Every admitted pair.")] = False,
         model: ModelName = None, runs: Runs = 1, workers: Workers = 1, batch: Batch = None, base_url: BaseUrl = None,
         api_key: ApiKey = None, provider: Provider = "hosted_vllm", action_format: ActionFormat = "toolcall",
-        harness: Harness = "mini-swe-agent", executor: ExecutorName = "local") -> None:
+        harness: Harness = "mini-swe-agent", executor: ExecutorName = "local",
+        matrix: Annotated[str | None, typer.Option("--matrix", help="A model × harness matrix file: run it instead "
+                                                   "(`v3ast matrix run`).")] = None, ctx: typer.Context = None) -> None:
     """The shared runner: evaluate a model × harness on admitted pairs, with the paper's budgets and records."""
+    if matrix:
+        from calibration.matrix_cli import forward_run
+        return forward_run(ctx, matrix, pair_ids, admitted, runs, workers, executor)
     project = Project.current()
     manifest = Manifest(project.calibration / MANIFEST_FILE)
     ids = sorted(manifest.entries()) if admitted else list(pair_ids or [])
