@@ -65,7 +65,7 @@ def run(file: MatrixFile,
         manifest.check(pair.id, pair.folder)
     matrix = load_matrix(file)
     matrix_plan, runnable, skipped = select(matrix, pairs, runs)
-    print(summary(matrix))
+    print(summary(matrix, matrix_plan.k))
     for combination in matrix_plan.excluded:
         print(f"excluded: {combination.label}: {combination.excluded}")
     for combination, reason in skipped:
@@ -90,6 +90,24 @@ def run(file: MatrixFile,
     print(f"results report: v3ast report --matrix {file}")
 
 
+SINGLE_RUN_OPTIONS = ("model", "batch", "base_url", "api_key", "provider", "action_format", "harness")
+"""Options of `v3ast run` that name one model or harness: the matrix file names its own."""
+
+
+def forward_run(ctx, file: str, pair_ids: list[str] | None, admitted: bool, runs: int, workers: int,
+                executor: str) -> None:
+    """`v3ast run --matrix FILE` is `v3ast matrix run FILE`; K is the file's unless --runs is given."""
+
+    def given(name: str) -> bool:
+        source = ctx.get_parameter_source(name) if ctx is not None else None
+        return source is not None and source.name != "DEFAULT"
+
+    if clash := [name for name in SINGLE_RUN_OPTIONS if given(name)]:
+        raise ValueError(f"--matrix takes its models and harnesses from {file}; drop "
+                         + ", ".join("--" + name.replace("_", "-") for name in clash))
+    run(Path(file), pair_ids, admitted, runs if given("runs") else None, workers, executor)
+
+
 @matrix_app.command("plan")
 def plan(file: MatrixFile,
          pair_ids: Annotated[list[str] | None, typer.Argument(help="Pair ids (default: every admitted pair).",
@@ -111,11 +129,12 @@ def plan(file: MatrixFile,
     print_plan(matrix_plan, [run.key for run in left])
 
 
-def summary(matrix: Matrix) -> str:
+def summary(matrix: Matrix, runs: int | None = None) -> str:
     combinations = matrix.combinations()
     excluded = sum(1 for c in combinations if c.excluded)
+    k = runs or matrix.runs
     return (f"{len(combinations) - excluded} combinations planned ({len(matrix.models)} models × "
-            f"{len(matrix.harnesses)} harnesses − {excluded} excluded); {matrix.runs} risk + {matrix.runs} twin "
+            f"{len(matrix.harnesses)} harnesses − {excluded} excluded); {k} risk + {k} twin "
             f"runs per pair per combination")
 
 

@@ -251,3 +251,21 @@ def test_a_pair_not_admitted_or_changed_since_is_refused(tmp_path):
         f"error: {PAIR_ID} changed since its admission ({time.strftime('%Y-%m-%d')}, batch calibration-test); "
         "calibrate and admit it again")
     assert not (root / "runs").exists()
+
+
+def test_run_matrix_forwards_to_the_matrix_run_and_refuses_single_model_options(tmp_path):
+    root = admitted_project(tmp_path)
+    matrix = root / "matrix.yaml"
+    matrix.write_text(MATRIX.format(alpha="http://127.0.0.1:9", beta="http://127.0.0.1:9").replace(
+        "harnesses: [mini-swe-agent, claude-code, codex, aider]", "harnesses: [aider]").split("exclusions:")[0])
+    forwarded = subprocess.run(command("run", "--admitted", "--matrix", str(matrix), "--runs", "3"), cwd=root,
+                               env=environment(root), capture_output=True, text=True, timeout=120)
+    assert forwarded.returncode == 1
+    assert forwarded.stdout.splitlines()[0] == ("2 combinations planned (2 models × 1 harnesses − 0 excluded); "
+                                                "3 risk + 3 twin runs per pair per combination")
+    assert "skipped: beta × aider: no adapter for harness aider yet" in forwarded.stdout
+    assert forwarded.stderr.strip() == "error: no combination of the matrix can run here (see the skipped lines)"
+    clash = subprocess.run(command("run", "--admitted", "--matrix", str(matrix), "--model", "m", "--harness", "codex"),
+                           cwd=root, env=environment(root), capture_output=True, text=True, timeout=120)
+    assert clash.returncode == 1
+    assert clash.stderr.strip() == f"error: --matrix takes its models and harnesses from {matrix}; drop --model, --harness"
