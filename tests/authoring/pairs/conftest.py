@@ -1,9 +1,10 @@
+import os
 import shutil
 from pathlib import Path
 
 import pytest
 
-from authoring.pairs.format import load_pair, rehash
+from authoring.pairs.format import list_pairs, load_pair, rehash
 
 SHIPPED = Path(__file__).parents[3] / "generated_tasks"
 
@@ -23,3 +24,13 @@ def pair_copy(tmp_path):
 def reload(folder: Path):
     rehash(folder)
     return load_pair(folder)
+
+
+@pytest.fixture(scope="session")
+def shipped_checks(docker_client, base_image):
+    """Every reference path of every shipped pair, run once per test session through the real runner."""
+    from authoring.pairs.validate import validate_pairs
+
+    pairs = [load_pair(folder) for folder in list_pairs(SHIPPED)]
+    workers = int(os.environ.get("V3AST_VALIDATE_WORKERS", "3"))  # runs mostly wait on the engine: 3 fill 2 cores
+    return validate_pairs(docker_client, pairs, base_image=base_image, workers=workers)
