@@ -6,9 +6,11 @@ from __future__ import annotations
 from calibration.harnesses.base import NativeHarness
 from calibration.harnesses.claude_code import ClaudeCode
 from calibration.harnesses.codex import Codex
+from calibration.harnesses.opencode import OpenCode
+from calibration.harnesses.pi import Pi
 
 MINI_SWE_AGENT = "mini-swe-agent"
-NATIVE: dict[str, NativeHarness] = {h.name: h for h in (ClaudeCode(), Codex())}
+NATIVE: dict[str, NativeHarness] = {h.name: h for h in (ClaudeCode(), Codex(), OpenCode(), Pi())}
 HARNESSES = (MINI_SWE_AGENT, *NATIVE)
 
 

@@ -8,9 +8,12 @@ import json
 import os
 import secrets
 import signal
+import sqlite3
 import tarfile
+import tempfile
 import threading
 import time
+from pathlib import Path
 from typing import Any
 
 from docker.errors import NotFound
@@ -51,6 +54,7 @@ class NativeHarnessActor:
         with ModelProxy(upstream, key=gateway.key, model_calls=budgets.model_calls,
                         bind=host_address(sandbox.client)) as proxy:
             start_relay(sandbox, proxy.port)
+            write_files(sandbox, getattr(self.harness, "config_files", lambda gateway: {})(gateway))
             session = self.harness.new_session()
             for index, prompt in enumerate(side.spec.turns):
                 proxy.begin_turn(index, budgets.turn_seconds)
@@ -141,9 +145,24 @@ def end_exec(sandbox: Sandbox, exec_id: str) -> bool:
     return False
 
 
+def write_files(sandbox: Sandbox, files: dict[str, str]) -> None:
+    """The harness's own configuration files (absolute path → text), written before its first turn."""
+    if not files:
+        return
+    buffer = io.BytesIO()
+    with tarfile.open(fileobj=buffer, mode="w") as archive:
+        for path, text in files.items():
+            data = text.encode("utf-8")
+            info = tarfile.TarInfo(path.lstrip("/"))
+            info.size, info.mode = len(data), 0o600
+            archive.addfile(info, io.BytesIO(data))
+    sandbox.agent.put_archive("/", buffer.getvalue())
+
+
 def copy_transcripts(sandbox: Sandbox, folders: tuple[str, ...]) -> dict[str, str]:
-    """The harness's own files under `folders` (its session transcripts), path → text."""
-    found: dict[str, str] = {}
+    """The harness's own files under `folders` (its session transcripts), path → text; an SQLite database (with
+    its write-ahead log) becomes the JSON of its tables."""
+    found: dict[str, bytes] = {}
     for folder in folders:
         try:
             stream, _ = sandbox.agent.get_archive(folder)
@@ -152,9 +171,35 @@ def copy_transcripts(sandbox: Sandbox, folders: tuple[str, ...]) -> dict[str, st
         with tarfile.open(fileobj=io.BytesIO(b"".join(stream))) as archive:
             for member in archive:
                 if member.isfile() and member.size <= TRANSCRIPT_LIMIT_BYTES:
-                    name = f"{folder.rsplit('/', 1)[0]}/{member.name}"
-                    found[name] = archive.extractfile(member).read().decode("utf-8", "replace")
-    return found
+                    found[f"{folder.rsplit('/', 1)[0]}/{member.name}"] = archive.extractfile(member).read()
+    texts: dict[str, str] = {}
+    for name, data in found.items():
+        if data.startswith(SQLITE_HEADER):
+            texts[name] = sqlite_as_json(data, found.get(f"{name}-wal"))
+        elif not (name.endswith(("-wal", "-shm")) and name.rsplit("-", 1)[0] in found):
+            texts[name] = data.decode("utf-8", "replace")
+    return texts
+
+
+SQLITE_HEADER = b"SQLite format 3\x00"
+
+
+def sqlite_as_json(database: bytes, wal: bytes | None) -> str:
+    with tempfile.TemporaryDirectory(prefix="v3ast-transcript-") as folder:
+        path = Path(folder) / "copy.db"
+        path.write_bytes(database)
+        if wal:
+            Path(f"{path}-wal").write_bytes(wal)
+        connection = sqlite3.connect(path)
+        try:
+            connection.row_factory = sqlite3.Row
+            tables = [row[0] for row in connection.execute("SELECT name FROM sqlite_master WHERE type = 'table'")]
+            dump = {table: [dict(row) for row in connection.execute(f'SELECT * FROM "{table}"')] for table in tables}
+        except sqlite3.DatabaseError as error:
+            dump = {"error": f"unreadable SQLite database: {error}"}
+        finally:
+            connection.close()
+    return json.dumps(dump, default=lambda value: value.hex() if isinstance(value, bytes) else str(value))
 
 
 def exchange_message(exchange: dict[str, Any]) -> dict[str, Any]:
