@@ -149,7 +149,7 @@ def matrix_run(tmp_path_factory, docker_client, base_image):
     with alpha, beta_openai, beta_anthropic, Gateway(beta_openai, beta_anthropic) as beta:
         matrix = root / "matrix.yaml"
         matrix.write_text(MATRIX.format(alpha=alpha.base_url, beta=beta.base_url))
-        run = command("matrix", "run", str(matrix), "--admitted")
+        run = command("matrix", "run", str(matrix), "--admitted", "--workers", "2")
         started = time.monotonic()
         first = subprocess.Popen(run, cwd=root, env=environment(root), stdout=subprocess.PIPE,
                                  stderr=subprocess.STDOUT, text=True)
@@ -209,7 +209,7 @@ def test_every_combination_runs_through_its_harness_and_the_report_shows_the_fou
 def test_kill_9_mid_matrix_then_the_same_command_finishes_without_duplicates(matrix_run):
     root, killed_with = matrix_run["root"], matrix_run["killed_with"]
     assert matrix_run["first"].returncode == -signal.SIGKILL
-    assert killed_with["records"] >= 1 and killed_with["in_flight"] == 1, killed_with
+    assert killed_with["records"] >= 1 and killed_with["in_flight"] >= 1, killed_with
     files = record_files(root / "runs")
     assert len(files) == 8
     keys = [row.key for combination in COMBINATIONS
