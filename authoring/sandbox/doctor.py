@@ -9,7 +9,7 @@ from authoring.executor import slot_advice
 from authoring.sandbox.base_image import BASE_IMAGE, ensure_base_image
 from authoring.sandbox.daemon import DockerUnavailable, connect, ensure_daemon
 from authoring.sandbox.session import services_image
-from authoring.sandbox.teardown import RUN_LABEL, remove_leftovers
+from authoring.sandbox.teardown import RUN_LABEL, listed, remove_leftovers
 
 EXTRA_CHECKS = ("calibration.harnesses.doctor",)
 """Modules of packages built on `authoring` with a `check(client, base_image, fix) -> list[CheckLine]` (the harness
@@ -56,6 +56,6 @@ def run_doctor(fix: bool) -> list[CheckLine]:
     if fix:
         lines.append(CheckLine("leftovers", True, f"removed {remove_leftovers(client)} containers/networks"))
     else:
-        count = len(client.containers.list(all=True, filters={"label": RUN_LABEL}))
+        count = len(listed(lambda: client.containers.list(all=True, filters={"label": RUN_LABEL})))
         lines.append(CheckLine("leftovers", True, f"{count} run containers present (`--fix` removes them)"))
     return lines

@@ -149,11 +149,23 @@ def owner_is_gone(labels: Mapping[str, str]) -> bool:
     return not Path(f"/proc/{pid}").exists()
 
 
+def listed(list_them, attempts: int = 3):
+    """A listing of the engine's objects; another process removing one while it is listed makes docker-py's
+    per-object inspection fail with 404, so the listing is taken again."""
+    for attempt in range(attempts):
+        try:
+            return list_them()
+        except NotFound:
+            if attempt == attempts - 1:
+                raise
+    return []
+
+
 def remove_leftovers(client: docker.DockerClient, run_id: str | None = None) -> int:
     """Remove the containers and networks of one run, or of every run whose process was killed before
     cleaning up; runs of live processes (another batch on the same engine) are left alone."""
     label = f"{RUN_LABEL}={run_id}" if run_id else RUN_LABEL
-    containers = client.containers.list(all=True, filters={"label": label})
+    containers = listed(lambda: client.containers.list(all=True, filters={"label": label}))
     if run_id is None:
         containers = [c for c in containers if owner_is_gone(c.labels)]
     with ThreadPoolExecutor(max_workers=max(1, len(containers))) as pool:
