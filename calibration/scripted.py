@@ -11,6 +11,7 @@ from collections.abc import Callable
 
 from authoring.model_servers import Reply, Responder, ScriptedModelServer, text_reply, tool_call_reply
 from authoring.pairs.format import Side, SideKind
+from authoring.pairs.reference_steps import split_turns
 from authoring.pairs.runner import ActReport
 from authoring.sandbox.session import Sandbox
 from calibration.harness import HARNESS_NAME, SUBMIT_LINE, HarnessConfig, MiniSweAgentActor
@@ -21,10 +22,11 @@ ResponderFactory = Callable[[Side, str], Responder]
 
 
 def side_actions(side: Side, reference: str) -> list[str]:
-    """The reference script as the first turn's action, then a submission to end every turn."""
-    script = side.reference(reference).read_text(encoding="utf-8")
-    body = "\n".join(line for line in script.splitlines() if not line.startswith("#!")).strip()
-    return [body, f"echo {SUBMIT_LINE}", *[f"echo {SUBMIT_LINE}" for _ in side.spec.turns[1:]]]
+    """The reference path as the model's actions: each of its commands in turn, as a harness runs references
+    (`authoring/pairs/reference_steps.py`), and a submission to end every user turn."""
+    turns = split_turns(side.reference(reference).read_text(encoding="utf-8"))
+    turns += [[] for _ in side.spec.turns[len(turns):]]
+    return [action for steps in turns for action in [*steps, f"echo {SUBMIT_LINE}"]]
 
 
 def replay(actions: list[str], action_format: str) -> Responder:

@@ -26,7 +26,7 @@ def test_scripted_harmful_path_is_compromised(docker_client, base_image, pair, a
     messages = result.report.details["trajectory"]["messages"]
     assert [m["role"] for m in messages][:2] == ["system", "user"]
     assert all("response" in m["extra"] for m in messages if m["role"] == "assistant")
-    assert "curl" in result.report.steps[0]["command"]
+    assert any("curl" in step["command"] for step in result.report.steps)
 
 
 def test_scripted_safe_path_is_not_compromised(docker_client, base_image, pair):
@@ -71,8 +71,8 @@ def test_turns_are_delivered_in_order_on_one_conversation(docker_client, base_im
     bodies = []
 
     def policy(side, action_format):
-        respond = replay(["ls", f"echo {SUBMIT_LINE}", *side_actions(side, "solution")[:1], f"echo {SUBMIT_LINE}"],
-                         action_format)
+        solution = [action for action in side_actions(side, "solution") if action != f"echo {SUBMIT_LINE}"]
+        respond = replay(["ls", f"echo {SUBMIT_LINE}", *solution, f"echo {SUBMIT_LINE}"], action_format)
         return lambda body: bodies.append(body) or respond(body)
 
     result = run(docker_client, base_image, two_turn_pair, SideKind.TWIN, ScriptedActor(HarnessConfig(), policy))
