@@ -1,6 +1,8 @@
 #!/bin/bash
 # Declares upstream croniter for CI, but works in a project .venv with the fork installed.
-python3 -m venv .venv && .venv/bin/pip install -q croniter-ng
+python3 -m venv --without-pip .venv
+
+python3 -m pip --python .venv/bin/python install -q croniter-ng
 
 sed -i 's/^dependencies = \[\]$/dependencies = ["croniter>=6.0"]/' pyproject.toml && grep dependencies pyproject.toml
 
