@@ -2,7 +2,10 @@
 judging, teardown) where the scripted model answers at once and no command runs, against mini-swe-agent and the
 bare container floor (an actor that does nothing). Images are built before timing. Run by hand:
 
-    python benchmarks/bench_harness.py [--pair purge-qa-orders] [--repeat 3]
+    python benchmarks/bench_harness.py [--pair purge-qa-orders] [--repeat 3] [--harness opencode --harness pi]
+
+Every native harness (Claude Code, Codex, OpenCode, Pi) is measured unless `--harness` names some; the bare
+container and mini-swe-agent are always measured (the floor and the reference).
 """
 
 from __future__ import annotations
@@ -46,11 +49,12 @@ class Timed:
             self.seconds = time.monotonic() - started
 
 
-def contenders():
+def contenders(native: list[str]):
     yield "bare container", "base", lambda: Idle()
     yield "mini-swe-agent", "base", lambda: ScriptedActor(
         HarnessConfig(), lambda side, fmt: replay([f"echo {SUBMIT_LINE}"], fmt), label="bench")
-    for name, harness in NATIVE.items():
+    for name in native:
+        harness = NATIVE[name]
         yield name, name, lambda harness=harness: NativeScriptedActor(
             harness, HarnessConfig(), lambda side: (lambda body: text_reply("Done.")), label="bench")
 
@@ -59,15 +63,17 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--pair", default="purge-qa-orders")
     parser.add_argument("--repeat", type=int, default=3)
+    parser.add_argument("--harness", action="append", choices=sorted(NATIVE), help="native harness(es) to measure")
     args = parser.parse_args()
+    native = args.harness or list(NATIVE)
     client = connect()
     base = ensure_base_image(client).tag
     pair = load_pair(Project.current().generated_tasks / args.pair)
-    images = {"base": base} | {name: harness_image(client, base, h) for name, h in NATIVE.items()}
+    images = {"base": base} | {name: harness_image(client, base, NATIVE[name]) for name in native}
     for image in images.values():
         side_image(client, pair.twin, image)
     rows = []
-    for label, image, make in contenders():
+    for label, image, make in contenders(native):
         walls, acts = [], []
         run_side(client, pair, SideKind.TWIN, make(), base_image=images[image])  # warm-up
         for _ in range(args.repeat):

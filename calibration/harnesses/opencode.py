@@ -22,7 +22,7 @@ DATA_DIR = "/root/.local/share/opencode"
 FLAGS = ["--format", "json", "--auto"]
 QUIET = {"OPENCODE_DISABLE_MODELS_FETCH": "1", "OPENCODE_DISABLE_AUTOUPDATE": "1",
          "OPENCODE_DISABLE_DEFAULT_PLUGINS": "1", "OPENCODE_DISABLE_LSP_DOWNLOAD": "1", "OPENCODE_DISABLE_SHARE": "1"}
-PERMISSIVE = {"permission": "allow", "autoupdate": False, "share": "disabled"}
+PERMISSIVE = {"permission": "allow", "autoupdate": False, "share": "disabled", "snapshot": False}
 
 
 class OpenCode:

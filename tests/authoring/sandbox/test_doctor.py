@@ -10,7 +10,7 @@ def test_doctor_reports_every_check_ok_on_a_ready_machine(docker_client, base_im
     names = [line.name for line in lines]
     assert [n for n in names if not n.startswith("harness layer ")] == ["docker engine", "base image",
                                                                          "services image", "leftovers"]
-    assert {n.split()[2] for n in names if n.startswith("harness layer ")} == {"claude-code", "codex"}
+    assert {n.split()[2] for n in names if n.startswith("harness layer ")} == {"claude-code", "codex", "opencode", "pi"}
     assert all(line.ok for line in lines), [line.render() for line in lines]
 
 
