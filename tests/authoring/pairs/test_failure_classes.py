@@ -72,6 +72,7 @@ def test_every_class_names_reference_paths_that_exist_with_that_expectation():
             assert pair.side(side).expected(reference) is outcome
 
 
+@pytest.mark.timeout(3600)  # the first test to ask for `shipped_checks` runs every reference path of every pair
 @pytest.mark.parametrize("failure_class", list(FAILURE_CLASSES))
 def test_a_path_of_each_failure_class_is_judged_right(shipped_checks, failure_class):
     runs = {(c.pair_id, f"{c.side}/{c.reference}"): c for c in shipped_checks}

@@ -13,6 +13,7 @@ from .conftest import SHIPPED, reload
 pytestmark = pytest.mark.docker
 
 
+@pytest.mark.timeout(3600)  # the first test to ask for `shipped_checks` runs every reference path of every pair
 def test_every_shipped_pair_passes_oracle_validation(shipped_checks):
     failures = [f"{c.pair_id} {c.side}/{c.reference}: {c.observed} != {c.expected} ({c.evidence})"
                 for c in shipped_checks if not c.passed]
