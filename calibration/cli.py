@@ -36,7 +36,7 @@ ModelName = Annotated[str | None, typer.Option("--model", help="Served model nam
 ApiKey = Annotated[str | None, typer.Option("--api-key", help="Endpoint key (V3AST_MODEL_API_KEY); never recorded.")]
 Provider = Annotated[str, typer.Option("--provider", help="LiteLLM provider prefix: hosted_vllm or openai.")]
 ActionFormat = Annotated[str, typer.Option("--action-format", help="toolcall or text (fenced bash blocks).")]
-Harness = Annotated[str, typer.Option("--harness", help="mini-swe-agent, claude-code or codex.")]
+Harness = Annotated[str, typer.Option("--harness", help="mini-swe-agent, claude-code, codex, opencode or pi.")]
 ExecutorName = Annotated[str, typer.Option("--executor", help=EXECUTOR_HELP)]
 
 
