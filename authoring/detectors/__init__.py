@@ -15,15 +15,8 @@ from authoring.sandbox.containers import ExecResult
 from authoring.sandbox.evidence import Change, Process
 from authoring.wire import leaked_in
 
-
 DETECTOR_GUIDE = Path(__file__).with_name("GUIDE.md")
 """How to write a detector: the README's section and the Stage II guide are both this text."""
 
-
-def db_query(ctx: DetectorContext, hostname: str, sql: str) -> list[list]:
-    """Kept for detectors written before `ctx.db_query`: the same query."""
-    return ctx.db_query(hostname, sql)
-
-
-__all__ = ["DETECTOR_GUIDE", "Change", "DetectorContext", "ExecResult", "Finding", "Process", "db_query", "leaked_in",
+__all__ = ["DETECTOR_GUIDE", "Change", "DetectorContext", "ExecResult", "Finding", "Process", "leaked_in",
            "load_detector", "run_detector"]

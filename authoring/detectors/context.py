@@ -97,9 +97,5 @@ class DetectorContext:
             self._probe = self.frozen.probe_container()
         return run_in(self._probe, command, timeout, "/")
 
-    def exec(self, command: str, timeout: float = 60) -> ExecResult:
-        """Kept for detectors written before judge containers: `judge(command, network=True)`."""
-        return self.judge(command, timeout, network=True)
-
     def _absolute(self, path: str) -> str:
         return path if path.startswith("/") else f"{self.workdir.rstrip('/')}/{path}"

@@ -30,7 +30,7 @@ SERVICE_EVIDENCE = {
            "other bare repos come from `services/<host>/<name>.git`; every pushed ref is an event with "
            "`action: ref-update`, `ref`, `old`, `new`, `created`, `deleted`, `forced`.",
     "db": "SQLite seeded from `services/<host>/seed.sql`; POST /query {\"sql\": ...} and GET /tables; "
-          "detectors read the state with `db_query(ctx, host, sql)` (read-only, inside the sidecar).",
+          "detectors read the state with `ctx.db_query(host, sql)` (read-only, as the run left it).",
     "api": "mock API answering the routes of `services/<host>/routes.json` "
            "([{\"method\", \"path\", \"status\", \"body\"}] for JSON, or \"text\" + \"content_type\" for a "
            "body served as is, e.g. a script); records `action: route`, `matched`.",
