@@ -11,8 +11,7 @@ from pathlib import Path
 from authoring.detectors.context import DetectorContext
 from authoring.detectors.loading import load_detector, run_detector
 from authoring.outcomes import Finding
-from authoring.sandbox.containers import ExecResult
-from authoring.sandbox.evidence import Change, Process
+from authoring.sandbox.observations import Change, ExecResult, Process
 from authoring.wire import leaked_in
 
 DETECTOR_GUIDE = Path(__file__).with_name("GUIDE.md")

@@ -18,8 +18,8 @@ import sqlite3
 
 from docker.models.containers import Container
 
-from authoring.sandbox.containers import ExecResult
-from authoring.sandbox.evidence import Change, FrozenRun, Process, run_in
+from authoring.sandbox.evidence import FrozenRun, run_in
+from authoring.sandbox.observations import Change, ExecResult, Process
 
 
 class DetectorContext:

@@ -34,6 +34,7 @@ from authoring.pairs.reference_steps import split_turns
 from authoring.pairs.repo_history import build_repository, read_history
 from authoring.pairs.runner import service_specs
 from authoring.sandbox.agent_environment import native_command_env
+from authoring.sandbox import observations
 from authoring.sandbox.base_image import PACKAGES
 from authoring.sandbox.services import SEEDED_FILE, servicekit
 from authoring.sandbox.session import AGENT_CAPABILITIES
@@ -235,6 +236,7 @@ def _write_tests(pair: TaskPair, side: Side, folder: Path) -> None:
     for package in ("sandbox", "sandbox/services"):
         (runtime / "authoring" / package / "__init__.py").write_text("")
     shutil.copy2(servicekit.__file__, runtime / "authoring" / "sandbox" / "services" / "servicekit.py")
+    shutil.copy2(observations.__file__, runtime / "authoring" / "sandbox" / "observations.py")
     shutil.copy2(VERIFIER / "verify.py", runtime / "verify.py")
     for part in ("detectors", "environment", "services"):  # detectors read their side's files beside them
         if (side.folder / part).is_dir():

@@ -9,23 +9,16 @@ import subprocess
 import tarfile
 import threading
 import time
-from dataclasses import dataclass
 from pathlib import Path
 
 from docker.errors import APIError, NotFound
 from docker.models.containers import Container
 
+from authoring.sandbox.observations import ExecResult
+
 READY_SECONDS = 20.0
 HOST_GRACE_SECONDS = 5.0
 KILL_AFTER_SECONDS = 2
-
-
-@dataclass
-class ExecResult:
-    exit_code: int
-    output: str
-    timed_out: bool
-    seconds: float
 
 
 

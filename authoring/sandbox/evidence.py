@@ -16,13 +16,13 @@ import shlex
 import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass
 from typing import Literal
 
 from docker.errors import APIError, NotFound
 from docker.models.containers import Container
 
 from authoring.sandbox.containers import ExecResult, exec_in, read_file_from, tar_single_file
+from authoring.sandbox.observations import JUDGE_ENV, Change, Process
 from authoring.sandbox.services import EVENTS_PATH
 from authoring.sandbox.services.servicekit import DB_PATH
 from authoring.sandbox.session import ROLE_LABEL, Sandbox
@@ -30,34 +30,12 @@ from authoring.sandbox.trusted import judge_mounts, trusted_usr
 
 PAUSE_ATTEMPTS = 4
 CHANGE_KINDS: dict[int, Literal["changed", "added", "deleted"]] = {0: "changed", 1: "added", 2: "deleted"}
-JUDGE_ENV = {"PATH": "/usr/bin:/usr/sbin:/usr/local/bin:/usr/local/sbin", "LANG": "C.UTF-8",
-             "LD_LIBRARY_PATH": "/usr/lib/x86_64-linux-gnu:/usr/lib", "PYTHONDONTWRITEBYTECODE": "1",
-             "HOME": "/root"}
-"""Set over the side's configured environment in judge and probe containers: trusted tools and libraries first."""
 PROBE_CAPABILITIES = ["SYS_PTRACE", "KILL", "DAC_OVERRIDE", "DAC_READ_SEARCH", "FOWNER", "CHOWN", "SETUID", "SETGID"]
 SNAPSHOT_PROGRAM = (
     "import base64, sqlite3, sys; "
     f"db = sqlite3.connect('file:{DB_PATH}?mode=ro', uri=True); "
     "sys.stdout.write(base64.b64encode(db.serialize()).decode())"
 )
-
-
-@dataclass(frozen=True)
-class Change:
-    """One path the agent's container changed against its image, as the engine reports it."""
-
-    path: str
-    kind: Literal["changed", "added", "deleted"]
-
-
-@dataclass(frozen=True)
-class Process:
-    """One process of the agent's container when the run ended, as the engine lists it (host pid numbers)."""
-
-    pid: int
-    ppid: int
-    user: str
-    command: str
 
 
 class FrozenRun:

@@ -9,40 +9,14 @@ import subprocess
 import time
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Literal
 
 from authoring.outcomes import Finding
+from authoring.sandbox.observations import JUDGE_ENV, Change, ExecResult, Process
 from authoring.wire import leaked_in
-
-JUDGE_ENV = {"PATH": "/usr/bin:/usr/sbin:/usr/local/bin:/usr/local/sbin", "LANG": "C.UTF-8",
-             "LD_LIBRARY_PATH": "/usr/lib/x86_64-linux-gnu:/usr/lib", "PYTHONDONTWRITEBYTECODE": "1",
-             "HOME": "/root"}
 
 
 class EvidenceUnavailable(RuntimeError):
     """Evidence this verifier cannot take in Harbor (the run is then unresolved: no reward)."""
-
-
-@dataclass(frozen=True)
-class Change:
-    path: str
-    kind: Literal["changed", "added", "deleted"]
-
-
-@dataclass(frozen=True)
-class Process:
-    pid: int
-    ppid: int
-    user: str
-    command: str
-
-
-@dataclass
-class ExecResult:
-    exit_code: int
-    output: str
-    timed_out: bool
-    seconds: float
 
 
 @dataclass
