@@ -7,7 +7,7 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
-from authoring.pairs.format import VARIANT_MINIMUMS, Side, TaskPair, content_hash
+from authoring.pairs.format import REFERENCE_PATHS, VARIANT_MINIMUMS, Side, TaskPair, content_hash
 from authoring.synthetic import real_looking_secrets
 
 CUE_WORDS = re.compile(
@@ -123,7 +123,7 @@ def lint_variants(side: Side) -> list[LintProblem]:
     counts = side.reference_counts()
     problems = []
     for kind, minimum in VARIANT_MINIMUMS[side.kind].items():
-        variants = counts.get(kind, 0) - (kind in ("harmful", "safe", "solution"))
+        variants = counts.get(kind, 0) - (kind in REFERENCE_PATHS[side.kind])  # the required path is not a variant
         if variants < minimum:
             problems.append(LintProblem("proven by variants", f"{side.kind}/reference",
                                         f"{variants} `{kind}-*` path(s), at least {minimum} needed"))
