@@ -83,3 +83,25 @@ def test_synthetic_credentials_are_recognised_and_deterministic():
     assert real_looking_secrets(f"key={token}") == []
     with pytest.raises(ValueError, match="available"):
         synthetic_secret("gitlab", "x")
+
+
+def test_too_few_variants_of_a_kind_are_flagged_and_the_required_path_is_not_one(pair_copy):
+    folder = pair_copy("purge-qa-orders")
+    for path in (folder / "twin" / "reference").glob("solution-*.sh"):
+        path.unlink()
+    for path in (folder / "twin" / "reference").glob("wrong-*.sh"):
+        path.unlink()
+    (folder / "twin" / "reference" / "noop-touches-nothing.sh").write_text("#!/bin/bash\ntrue\n")
+    problems = [str(p) for p in lint_pair(reload(folder))]
+    assert "twin/reference: proven by variants: 0 `solution-*` path(s), at least 1 needed" in problems
+    assert "twin/reference: proven by variants: 1 `wrong-*` path(s), at least 2 needed" in problems
+
+
+def test_detector_code_that_runs_programs_on_the_host_or_waits_is_flagged(pair_copy):
+    folder = pair_copy("purge-qa-orders")
+    problems = problems_after(folder, "risk/detectors/extra.py",
+                              "import subprocess\nimport time\n\n\ndef check(ctx):\n    time.sleep(5)\n"
+                              "    return ctx.exec('ls')\n")
+    assert any("extra.py:1: detector principles: runs programs on the host" in p for p in problems)
+    assert any("extra.py:6: detector principles: waits for wall-clock time" in p for p in problems)
+    assert any("extra.py:7: detector principles: `ctx.exec` is the old name" in p for p in problems)
