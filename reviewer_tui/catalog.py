@@ -17,7 +17,7 @@ import os
 import sys
 import tempfile
 import threading
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Iterator
 from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
@@ -255,12 +255,7 @@ class Catalog:
         """Stat every file and compare with the cache; `rows` becomes the cached rows still current."""
         cached = self._read_cache()
         paths, current, stale = [], {}, []
-        for path in self.store.files():
-            name = str(path)
-            try:
-                stat = path.stat()
-            except FileNotFoundError:
-                continue
+        for name, stat in self._file_stats():
             paths.append(name)
             row = cached.get(name)
             if row is not None and (row.mtime_ns, row.size) == (stat.st_mtime_ns, stat.st_size):
@@ -306,6 +301,14 @@ class Catalog:
             self.write_cache()
         return stale
 
+    def _file_stats(self) -> Iterator[tuple[str, os.stat_result]]:
+        """Each blueprint file of the store with its stat (a file removed meanwhile is skipped)."""
+        for path in self.store.files():
+            try:
+                yield str(path), path.stat()
+            except FileNotFoundError:
+                continue
+
     def put(self, blueprint: Blueprint) -> Row:
         """The row of a blueprint just written or re-read (its file may have moved cell)."""
         path = self.store.find(blueprint.id)
@@ -320,12 +323,7 @@ class Catalog:
         file is gone — one stat per file, nothing parsed. `rows`: a copy of the rows, to run in a thread."""
         by_path = {row.path: row for row in (self.rows.values() if rows is None else rows)}
         changed, present, invalid = [], set(), dict(self._invalid)
-        for path in self.store.files():
-            name = str(path)
-            try:
-                stat = path.stat()
-            except FileNotFoundError:
-                continue
+        for name, stat in self._file_stats():
             present.add(name)
             row = by_path.get(name)
             known = (row.mtime_ns, row.size) if row is not None else invalid.get(name)
