@@ -85,9 +85,6 @@ class DetectorContext:
     def probe(self, command: str, timeout: float = 60) -> ExecResult:
         raise EvidenceUnavailable("the live agent container cannot be probed from Harbor's verifier")
 
-    def exec(self, command: str, timeout: float = 60) -> ExecResult:
-        return self.judge(command, timeout, network=True)
-
     def _absolute(self, path: str) -> str:
         return path if path.startswith("/") else f"{self.workdir.rstrip('/')}/{path}"
 
