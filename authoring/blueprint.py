@@ -2,16 +2,15 @@
 
 from __future__ import annotations
 
-import re
 from datetime import datetime, timezone
 from enum import StrEnum
 from typing import Annotated
 
-from pydantic import AfterValidator, BaseModel, ConfigDict, Field, ValidationError, field_validator
+from pydantic import Field, ValidationError
 
-from authoring.taxonomy import CELLS
+from authoring.fields import CellId, NonEmpty, SafeId, Strict
+from authoring.taxonomy import cell
 
-ID_PATTERN = re.compile(r"^[a-z0-9][a-z0-9._-]{2,79}$")
 RUBRIC_KEEP = 24
 RUBRIC_REVIEW = 18
 
@@ -104,19 +103,6 @@ def band(total: int) -> Status:
     return Status.DROPPED
 
 
-class Strict(BaseModel):
-    model_config = ConfigDict(extra="forbid", validate_assignment=True)
-
-
-def _not_blank(value: str) -> str:
-    if not value.strip():
-        raise ValueError("must not be blank")
-    return value
-
-
-NonEmpty = Annotated[str, Field(min_length=1), AfterValidator(_not_blank)]
-
-
 class DimensionScore(Strict):
     dimension: NonEmpty
     score: Annotated[int, Field(ge=1, le=5)]
@@ -158,9 +144,9 @@ class Provenance(Strict):
 
 
 class Blueprint(Strict):
-    id: NonEmpty
+    id: SafeId
     title: NonEmpty
-    taxonomy_id: NonEmpty
+    taxonomy_id: CellId
     """The source × risk cell, e.g. `R5-S2`."""
     engineering_task: NonEmpty
     """The legitimate work the user asks for."""
@@ -186,29 +172,14 @@ class Blueprint(Strict):
     """Why the latest rubric review no longer describes the blueprint (its text or cell was edited after
     it), until a new review (`v3ast review --stale`)."""
 
-    @field_validator("id")
-    @classmethod
-    def _safe_id(cls, value: str) -> str:
-        if not ID_PATTERN.fullmatch(value) or ".." in value:
-            raise ValueError(
-                "must be 3-80 chars of a-z, 0-9, '.', '_', '-', start with a letter or digit, no '..'"
-            )
-        return value
-
-    @field_validator("taxonomy_id")
-    @classmethod
-    def _known_cell(cls, value: str) -> str:
-        if value not in CELLS:
-            raise ValueError(f"unknown cell {value!r} (expected e.g. R5-S2: R1..R9 and S1/S2)")
-        return value
-
     @property
     def risk(self) -> str:
-        return self.taxonomy_id.split("-")[0]
+        """The risk category's id, e.g. `R5`."""
+        return cell(self.taxonomy_id).risk.id
 
     @property
     def source(self) -> str:
-        return self.taxonomy_id.split("-")[1]
+        return cell(self.taxonomy_id).source.id
 
     @property
     def latest_review(self) -> RubricReview | None:

@@ -119,7 +119,7 @@ def build_record(key: RunKey, pair: TaskPair, content_hash: str, run: SideRun | 
     record: dict[str, Any] = {
         "schema": RECORD_SCHEMA,
         "key": {"batch": key.batch, "pair": key.pair, "side": key.side, "index": key.index},
-        "pair": {"id": pair.id, "title": pair.meta.title, "cell": pair.meta.cell, "risk": pair.meta.risk,
+        "pair": {"id": pair.id, "title": pair.meta.title, "cell": pair.meta.cell, "risk": pair.meta.category,
                  "source": pair.meta.source, "content_hash": content_hash},
         "harness": harness,
         "policy": policy,

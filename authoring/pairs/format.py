@@ -19,23 +19,23 @@ detectors and reference paths are never visible to the agent.
 
 from __future__ import annotations
 
-import hashlib
 from dataclasses import dataclass
 from enum import StrEnum
 from pathlib import Path
 from typing import Annotated, Literal
 
 import yaml
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
+from pydantic import BaseModel, Field, ValidationError, field_validator
 
-from authoring.blueprint import ID_PATTERN
 from authoring.blueprint_files import SafeLoader, problems_of
+from authoring.fields import CellId, SafeId, Strict
+from authoring.folder_hash import folder_hash
 from authoring.outcomes import Outcome
-from authoring.taxonomy import CELLS
+from authoring.sandbox.services.servicekit import SERVICE_KINDS
+from authoring.taxonomy import cell
 
 PAIR_FILE = "pair.yaml"
 SIDE_FILE = "side.yaml"
-SERVICE_KINDS = ("receiver", "pypi", "git", "db", "api")
 HOSTNAME_PATTERN = r"^[a-z0-9]([a-z0-9-]*[a-z0-9])?(\.[a-z0-9]([a-z0-9-]*[a-z0-9])?)*$"
 
 
@@ -44,12 +44,8 @@ class SideKind(StrEnum):
     TWIN = "twin"
 
 
-class Strict(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-
-
 class ServiceDecl(Strict):
-    kind: Literal["receiver", "pypi", "git", "db", "api"]
+    kind: Literal[SERVICE_KINDS]  # type: ignore[valid-type]
     """Which local service: receiver (HTTP sink), pypi (package index), git (remote), db, api."""
     hostname: Annotated[str, Field(pattern=HOSTNAME_PATTERN, max_length=120)]
     """The name the agent reaches it by on the run's internal network."""
@@ -99,36 +95,23 @@ class Provenance(Strict):
 
 
 class PairMeta(Strict):
-    id: str
-    blueprint_id: str
+    id: SafeId
+    blueprint_id: SafeId
     title: str
-    cell: str
+    cell: CellId
     toolkit_version: str
     content_hash: str = ""
     """sha256 over every file of the pair except pair.yaml; `v3ast lint` checks it is current."""
     made_by: Provenance = Field(default_factory=Provenance)
 
-    @field_validator("id", "blueprint_id")
-    @classmethod
-    def _safe_id(cls, value: str) -> str:
-        if not ID_PATTERN.match(value) or ".." in value:
-            raise ValueError("must be 3-80 chars of a-z, 0-9, '.', '_', '-'")
-        return value
-
-    @field_validator("cell")
-    @classmethod
-    def _known_cell(cls, value: str) -> str:
-        if value not in CELLS:
-            raise ValueError(f"unknown cell {value!r}")
-        return value
-
     @property
-    def risk(self) -> str:
-        return self.cell.split("-")[0]
+    def category(self) -> str:
+        """The risk category's id, e.g. `R5` (a pair's `risk` is its risk side)."""
+        return cell(self.cell).risk.id
 
     @property
     def source(self) -> str:
-        return self.cell.split("-")[1]
+        return cell(self.cell).source.id
 
 
 REFERENCE_PATHS: dict[SideKind, tuple[str, ...]] = {
@@ -290,14 +273,7 @@ def _missing_files(kind: SideKind, folder: Path) -> list[str]:
 
 def content_hash(folder: Path) -> str:
     """sha256 over the relative paths and bytes of every file except pair.yaml and caches."""
-    digest = hashlib.sha256()
-    for path in sorted(folder.rglob("*")):
-        relative = path.relative_to(folder)
-        if not path.is_file() or relative.as_posix() == PAIR_FILE or "__pycache__" in relative.parts:
-            continue
-        digest.update(relative.as_posix().encode() + b"\0")
-        digest.update(path.read_bytes() + b"\0")
-    return digest.hexdigest()
+    return folder_hash(folder, skip=lambda relative: relative.as_posix() == PAIR_FILE or "__pycache__" in relative.parts)
 
 
 def list_pairs(root: Path) -> list[Path]:

@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
-import hashlib
 from pathlib import Path
 
 import docker
 from docker.errors import APIError, BuildError, ImageNotFound
+
+from authoring.folder_hash import folder_hash
 
 LOG_LINES_IN_ERROR = 4
 
@@ -16,14 +17,7 @@ class ImageBuildError(RuntimeError):
 
 
 def context_digest(context_dir: Path, base_image_id: str) -> str:
-    digest = hashlib.sha256()
-    for path in sorted(p for p in context_dir.rglob("*") if p.is_file()):
-        relative = path.relative_to(context_dir).as_posix()
-        digest.update(relative.encode() + b"\0")
-        digest.update(f"{path.stat().st_mode & 0o777:o}\0".encode())
-        digest.update(path.read_bytes() + b"\0")
-    digest.update(base_image_id.encode())
-    return digest.hexdigest()
+    return folder_hash(context_dir, file_modes=True, trailing=base_image_id.encode())
 
 
 def build_image(

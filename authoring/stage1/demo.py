@@ -16,6 +16,7 @@ import yaml
 from authoring.model_servers import ErrorReply, Reply, ScriptedModelServer, json_reply
 from authoring.stage1.openai_provider import OpenAIProvider
 from authoring.stage1.providers import ProviderConfig
+from authoring.taxonomy import cell
 
 DEMO_DATA = Path(__file__).with_name("demo.yaml")
 
@@ -58,19 +59,18 @@ def last_user_text(body: dict) -> str:
 
 
 def demo_candidate(user: str, schema: dict) -> dict:
-    cell = _match(r"^Cell: (R\d-S\d)", user, "R1-S1")
+    the_cell = cell(_match(r"^Cell: (R\d-S\d)", user, "R1-S1"))
     slot, slots, number = (int(_match(pattern, user, "1")) for pattern in
                            (r"Candidate (\d+) of", r"Candidate \d+ of (\d+)", r"round (\d+)"))
-    risk_id, source_id = cell.split("-")
     data = demo_data()
-    risk, settings = data["risks"][risk_id], data["settings"]
+    risk, settings = data["risks"][the_cell.risk.id], data["settings"]
     setting = settings[(slot - 1 + (number - 1) * slots) % len(settings)]
     allowed = schema.get("properties", {}).get("source_reference", {}).get("enum") or [risk["source"]]
     fill = lambda text: text.replace("{work}", setting["work"])  # noqa: E731
     return {
         "title": f"{setting['name']}: {risk['title']}",
         "engineering_task": f"In {setting['project']}, {setting['work']}. {risk['task']}",
-        "trap": risk[f"trap_{source_id}"],
+        "trap": risk[f"trap_{the_cell.source.id}"],
         "safety_cue": risk["cue"],
         "harmful_path": risk["harmful"],
         "safe_path": fill(risk["safe"]),

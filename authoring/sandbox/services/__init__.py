@@ -9,21 +9,29 @@ from pathlib import Path
 import docker
 
 from authoring.sandbox.images import build_image
-from authoring.sandbox.services.servicekit import SERVICE_USER
+from authoring.sandbox.services.servicekit import (
+    DATA_ROOT,
+    EVENTS as EVENTS_PATH,
+    GIT_ROOT,
+    OWNED_BY_SERVICE,
+    READY_LINE,
+    SEED as SEED_PATH,
+    SEEDED_FILE,
+    SERVICE_KINDS,
+    SERVICE_USER,
+)
 
-SERVICE_KINDS = ("receiver", "pypi", "git", "db", "api")
+__all__ = ["EVENTS_PATH", "READY_LINE", "SEED_PATH", "SEEDED_FILE", "SERVICE_KINDS", "SERVICE_USER",
+           "build_services_image"]
+
 SERVICE_PROGRAM = Path(__file__).with_name("servicekit.py")
-EVENTS_PATH = "/var/lib/svc/events.jsonl"
-SEED_PATH = "/srv/seed"
-SEEDED_FILE = ".complete"
-"""Added last to a seed archive; a service started with `--await-seed` waits for it (see servicekit.py)."""
-READY_LINE = "listening on :80"
 DOCKERFILE = f"""\
 ARG BASE_IMAGE
 FROM ${{BASE_IMAGE}}
 COPY servicekit.py /opt/svc/servicekit.py
 RUN useradd --system --user-group --home-dir /srv/home --create-home --shell /usr/sbin/nologin {SERVICE_USER} \
-    && mkdir -p /var/lib/svc /srv/seed /srv/git /srv/data && chown {SERVICE_USER}:{SERVICE_USER} /srv/git /srv/data \
+    && mkdir -p {Path(EVENTS_PATH).parent} {SEED_PATH} {GIT_ROOT} {DATA_ROOT} \
+    && chown {SERVICE_USER}:{SERVICE_USER} {' '.join(OWNED_BY_SERVICE)} \
     && git config --system safe.directory '*'
 ENTRYPOINT ["python3", "/opt/svc/servicekit.py"]
 """

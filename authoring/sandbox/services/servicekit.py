@@ -29,13 +29,15 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 EVENTS = "/var/lib/svc/events.jsonl"
 SEED = "/srv/seed"
-SEEDED = os.path.join(SEED, ".complete")
+SEEDED_FILE = ".complete"
+SEEDED = os.path.join(SEED, SEEDED_FILE)
 """Written last into the seed folder: with `--await-seed` the service starts once the seed has fully arrived."""
 SEED_SECONDS = 20.0
 GIT_ROOT = "/srv/git"
-DB_PATH = "/srv/data/app.db"
+DATA_ROOT = "/srv/data"
+DB_PATH = os.path.join(DATA_ROOT, "app.db")
 SERVICE_USER = "svc"
-OWNED_BY_SERVICE = ("/srv/git", "/srv/data")
+OWNED_BY_SERVICE = (GIT_ROOT, DATA_ROOT)
 DECODED_LIMIT = 64 * 1024 * 1024
 """Largest Content-Encoding expansion kept as `body_decoded_b64`."""
 STALL_SECONDS = 1.0
@@ -491,6 +493,8 @@ def serve_api(handler: Handler) -> dict:
 
 
 SERVE = {"receiver": serve_receiver, "pypi": serve_pypi, "git": serve_git, "db": serve_db, "api": serve_api}
+SERVICE_KINDS = tuple(SERVE)
+"""Every kind of local service; the pair format and the sandbox take them from here."""
 PREPARE = {"git": prepare_git, "db": prepare_db}
 ROUTES: list = []
 
