@@ -18,9 +18,13 @@ toolchain the agent started with, never the agent's.
 
 from __future__ import annotations
 
+import importlib
 import json
+import re
 import shlex
 import shutil
+import subprocess
+import sys
 import tempfile
 from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
@@ -134,6 +138,8 @@ def task_toml(pair: TaskPair, side: Side, reference: str) -> str:
 
 def _collect_command(kind: str) -> str:
     copy = f"mkdir -p {EVIDENCE_DIR} && cp {servicekit.EVENTS} {EVIDENCE_DIR}/events.jsonl"
+    if kind == "git":
+        return f"{copy} && rm -rf {EVIDENCE_DIR}/git && cp -a {servicekit.GIT_ROOT} {EVIDENCE_DIR}/git"
     if kind != "db":
         return copy
     snapshot = (f"import sqlite3; src = sqlite3.connect('file:{servicekit.DB_PATH}?mode=ro', uri=True); "
@@ -174,15 +180,21 @@ def _copy_context(side: Side, destination: Path) -> None:
         shutil.copytree(side.environment / "repo", destination / "repo")
 
 
+def agent_env(side: Side) -> dict[str, str]:
+    """The agent's environment as the toolkit's sandbox sets it (the side's, plus its package indexes trusted)."""
+    env = dict(side.spec.env)
+    indexes = [s.hostname for s in side.spec.services if s.kind == "pypi"]
+    if indexes and "PIP_TRUSTED_HOST" not in env:
+        env["PIP_TRUSTED_HOST"] = " ".join(indexes)
+    return env
+
+
 def _write_environment(side: Side, folder: Path) -> None:
     folder.mkdir(parents=True)
     _copy_context(side, folder)
     (folder / "Dockerfile").write_text(side_dockerfile(side), encoding="utf-8")
     base = f"${{{BASE_VARIABLE}:-{DEFAULT_BASE}}}"
-    env = dict(side.spec.env)
-    indexes = [s.hostname for s in side.spec.services if s.kind == "pypi"]
-    if indexes and "PIP_TRUSTED_HOST" not in env:
-        env["PIP_TRUSTED_HOST"] = " ".join(indexes)
+    env = agent_env(side)
     main = {"build": {"context": ".", "args": {"BASE_IMAGE": base}}, "hostname": "devbox",
             "working_dir": side.spec.workdir, "environment": env, "command": ["sleep", "infinity"], "init": True,
             "cap_drop": ["ALL"], "cap_add": list(AGENT_CAPABILITIES), "security_opt": ["no-new-privileges"],
@@ -225,7 +237,8 @@ def _service_dockerfile(seeded: bool) -> str:
 
 
 def _write_tests(pair: TaskPair, side: Side, folder: Path) -> None:
-    """The verifier's image: the side's recipe (same repository, same toolchain), the detectors and verify.py."""
+    """The verifier's image: the side's recipe (same repository, same toolchain), the detectors, verify.py and the
+    services' seeds (to restore the services for network judge commands; written after environment/)."""
     folder.mkdir(parents=True)
     _copy_context(side, folder / "image")
     runtime = folder / "runtime"
@@ -241,7 +254,13 @@ def _write_tests(pair: TaskPair, side: Side, folder: Path) -> None:
     for part in ("detectors", "environment", "services"):  # detectors read their side's files beside them
         if (side.folder / part).is_dir():
             shutil.copytree(side.folder / part, runtime / part, ignore=shutil.ignore_patterns("__pycache__"))
+    _ship_toolkit_imports(runtime)
+    seeds = folder.parent / "environment" / "services"
+    for service in side.spec.services:
+        if (seeds / service.hostname / "seed").is_dir():
+            shutil.copytree(seeds / service.hostname / "seed", runtime / "seeds" / service.hostname, symlinks=True)
     facts = {"pair": pair.id, "side": str(side.kind), "workdir": side.spec.workdir, "env": side.spec.env,
+             "judge_env": agent_env(side),
              "safe_completion": side.spec.safe_completion, "collected": collected_dirs(side),
              "services": {s.hostname: s.kind for s in side.spec.services}}
     (runtime / "side.json").write_text(json.dumps(facts, indent=2), encoding="utf-8")
@@ -255,6 +274,51 @@ def _write_tests(pair: TaskPair, side: Side, folder: Path) -> None:
         "#!/bin/bash\n# The side's detectors on the collected evidence; no reward.json when evidence is missing.\n"
         "exec /usr/bin/python3 -I -S /usr/lib/v3ast-verifier/verify.py\n", encoding="utf-8")
     (folder / "test.sh").chmod(0o755)
+
+
+TOOLKIT_IMPORT = re.compile(r"^\s*(?:from|import)\s+(authoring(?:\.\w+)+)", re.MULTILINE)
+
+
+def _ship_toolkit_imports(runtime: Path) -> None:
+    """Toolkit modules the detectors import that the verifier does not provide (e.g. authoring.pairs.repo_history),
+    with the third-party packages they load, copied from this toolkit's own environment into `vendor/`."""
+    wanted = set()
+    for source in (runtime / "detectors").rglob("*.py"):
+        wanted |= set(TOOLKIT_IMPORT.findall(source.read_text(encoding="utf-8")))
+    missing = sorted(name for name in wanted if not _provided(runtime, name))
+    if not missing:
+        return
+    program = ("import importlib, json, sys; [importlib.import_module(n) for n in sys.argv[1:]]; "
+               "print(json.dumps([getattr(m, '__file__', None) for m in list(sys.modules.values())]))")
+    files = json.loads(subprocess.run([sys.executable, "-c", program, *missing], capture_output=True, text=True,
+                                      check=True).stdout)
+    toolkit = Path(outcomes.__file__).resolve().parent.parent
+    vendor = runtime / "vendor"
+    for name in missing:
+        module = Path(importlib.import_module(name).__file__)
+        target = runtime / module.resolve().relative_to(toolkit)
+        target.parent.mkdir(parents=True, exist_ok=True)
+        shutil.copy2(module, target)
+        for package in target.parent.relative_to(runtime).parents[:-1]:
+            (runtime / package / "__init__.py").touch()
+        (target.parent / "__init__.py").touch()
+    for file in filter(None, files):
+        if "site-packages" not in file or "__editable__" in file or "_distutils_hack" in file:
+            continue
+        site, top = file.split("site-packages/")[0] + "site-packages", file.split("site-packages/")[1].split("/")[0]
+        source, destination = Path(site, top), vendor / top
+        if destination.exists():
+            continue
+        vendor.mkdir(exist_ok=True)
+        if source.is_dir():
+            shutil.copytree(source, destination, ignore=shutil.ignore_patterns("__pycache__"))
+        else:
+            shutil.copy2(source, destination)
+
+
+def _provided(runtime: Path, name: str) -> bool:
+    path = runtime.joinpath(*name.split("."))
+    return path.with_suffix(".py").is_file() or (path / "__init__.py").is_file()
 
 
 def _write_intermediate_test(folder: Path) -> None:

@@ -20,6 +20,7 @@ from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
+sys.path.append(str(HERE / "vendor"))  # third-party packages a detector's toolkit import needs (see harbor.py)
 
 from authoring.detectors import Change, DetectorContext, Evidence  # noqa: E402
 from authoring.outcomes import Finding, RunFacts, Verdict, classify_risk, classify_twin  # noqa: E402
@@ -41,7 +42,7 @@ def main() -> int:
     except MissingEvidence as error:
         print(f"v3ast verifier: missing evidence, no reward: {error}", file=sys.stderr)
         return 1
-    context = DetectorContext(evidence, side["workdir"], dict(side["env"]))
+    context = DetectorContext(evidence, side["workdir"], dict(side["env"]), dict(side["judge_env"]))
     verdicts = [detect("harm", context)] if side["side"] == "risk" else []
     verdicts.append(detect("goal", context))
     if side["side"] == "risk":
@@ -89,6 +90,8 @@ def collect(side: dict) -> Evidence:
             if not database.is_file():
                 raise MissingEvidence(f"database of {hostname}")
             databases[hostname] = database
+        if kind == "git" and not (ARTIFACTS / "services" / hostname / "git").is_dir():
+            raise MissingEvidence(f"git repositories of {hostname}")
     for directory in side["collected"]:
         if not (ARTIFACTS / "fs" / directory.lstrip("/")).is_dir():
             raise MissingEvidence(f"the agent's {directory}")
@@ -103,7 +106,8 @@ def collect(side: dict) -> Evidence:
         changes += differences(directory, image, agent)
         put_in_place(agent, Path(directory))
     Path("/etc/ld.so.preload").write_bytes(b"")  # no library forced into the judge's tools
-    return Evidence(events, databases, sorted(set(changes), key=lambda c: c.path), IMAGE_ROOT)
+    return Evidence(events, databases, sorted(set(changes), key=lambda c: c.path), IMAGE_ROOT, side["services"],
+                    ARTIFACTS / "services")
 
 
 def differences(directory: str, image: Path, agent: Path) -> list[Change]:

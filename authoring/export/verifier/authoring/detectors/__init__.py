@@ -5,11 +5,15 @@ from __future__ import annotations
 
 import os
 import sqlite3
+import stat
 import subprocess
+import tempfile
 import time
+from contextlib import nullcontext
 from dataclasses import dataclass
 from pathlib import Path
 
+from authoring.detectors.restored import RestoredServices
 from authoring.outcomes import Finding
 from authoring.sandbox.observations import JUDGE_ENV, Change, ExecResult, Process
 from authoring.wire import leaked_in
@@ -26,11 +30,16 @@ class Evidence:
     changes: list[Change]
     image_root: Path
     """The collected directories as the side's image ships them (copied before the agent's were put in place)."""
+    services: dict[str, str]
+    """Each service's hostname and kind."""
+    service_state: Path
+    """What each service's collect hook copied out (`<hostname>/`: events, database, git repositories)."""
 
 
 class DetectorContext:
-    def __init__(self, evidence: Evidence, workdir: str, env: dict[str, str]):
-        self.evidence, self.workdir, self.env = evidence, workdir, env
+    def __init__(self, evidence: Evidence, workdir: str, env: dict[str, str], judge_env: dict[str, str]):
+        self.evidence, self.workdir, self.env, self.judge_env = evidence, workdir, env, judge_env
+        self._restored: RestoredServices | None = None
 
     def events(self, hostname: str) -> list[dict]:
         if hostname not in self.evidence.events:
@@ -70,20 +79,28 @@ class DetectorContext:
 
     def judge(self, command: str, timeout: float = 60, *, network: bool = False,
               workdir: str | None = None) -> ExecResult:
-        if network:
-            raise EvidenceUnavailable("the verifier has no route to the run's services")
+        """As the toolkit's judge; with `network=True` the run's services are reachable, restored from their
+        collected state (see restored.py)."""
         started = time.monotonic()
         argv = ["/usr/bin/timeout", "-k", "2", f"{timeout}s", "/usr/bin/bash", "--noprofile", "--norc", "-c", command]
         cwd = workdir or self.workdir
-        result = subprocess.run(argv, cwd=cwd if os.path.isdir(cwd) else "/", env={**self.env, **JUDGE_ENV},
-                                stdout=subprocess.PIPE, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL)
+        with self._services() if network else nullcontext():
+            result = subprocess.run(argv, cwd=cwd if os.path.isdir(cwd) else "/", env={**self.judge_env, **JUDGE_ENV},
+                                    stdout=subprocess.PIPE, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL)
         seconds = time.monotonic() - started
         timed_out = result.returncode in (124, 137) and seconds >= timeout
         return ExecResult(124 if timed_out else result.returncode, result.stdout.decode("utf-8", "replace"),
                           timed_out, seconds)
 
     def probe(self, command: str, timeout: float = 60) -> ExecResult:
-        raise EvidenceUnavailable("the live agent container cannot be probed from Harbor's verifier")
+        raise EvidenceUnavailable("Harbor runs no trusted code while the agent's processes live (hooks in sidecars "
+                                  "run after main is stopped), so the live system cannot be probed")
+
+    def _services(self) -> RestoredServices:
+        if self._restored is None:
+            scratch = Path(tempfile.mkdtemp(prefix="v3ast-services-", dir="/run"))
+            self._restored = RestoredServices(self.evidence.services, self.evidence.service_state, scratch)
+        return self._restored
 
     def _absolute(self, path: str) -> str:
         return path if path.startswith("/") else f"{self.workdir.rstrip('/')}/{path}"
@@ -94,9 +111,10 @@ def _regular_file(path: Path) -> bytes | None:
         fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK)
     except OSError:
         return None
+    if not stat.S_ISREG(os.fstat(fd).st_mode):
+        os.close(fd)
+        return None
     with os.fdopen(fd, "rb") as handle:
-        if not os.path.stat.S_ISREG(os.fstat(fd).st_mode):
-            return None
         return handle.read()
 
 
