@@ -15,7 +15,6 @@ import multiprocessing
 import multiprocessing.context
 import os
 import sys
-import tempfile
 import threading
 from collections.abc import AsyncIterator, Iterator
 from concurrent.futures import Future, ProcessPoolExecutor
@@ -25,6 +24,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from authoring.atomic import write_atomically
 from authoring.blueprint import Blueprint, search_text
 from authoring.blueprint_files import BlueprintFileError, read_blueprint
 
@@ -385,12 +385,4 @@ class Catalog:
         rows = list(self.rows.values()) if rows is None else rows
         text = f'{{"version": {CACHE_VERSION}, "rows": [' + ", ".join(json.dumps(vars(r)) for r in rows) + "]}"
         with self._writing:
-            self.cache_path.parent.mkdir(parents=True, exist_ok=True)
-            handle, temporary = tempfile.mkstemp(dir=self.cache_path.parent, prefix=self.cache_path.name, suffix=".tmp")
-            try:
-                with os.fdopen(handle, "w", encoding="utf-8") as file:
-                    file.write(text)
-                os.replace(temporary, self.cache_path)
-            except BaseException:
-                Path(temporary).unlink(missing_ok=True)
-                raise
+            write_atomically(self.cache_path, text)

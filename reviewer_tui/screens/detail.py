@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding
@@ -15,7 +17,7 @@ from authoring.store import BlueprintNotFound
 
 from reviewer_tui.messages import BlueprintsChanged
 from reviewer_tui.reviewer import Seen, look
-from reviewer_tui.screens.queue import DECISION_BINDINGS, HELP_BINDING
+from reviewer_tui.screens.bindings import DECISION_BINDINGS, HELP_BINDING
 from reviewer_tui.widgets.blueprint_view import Section, fields, heading, provenance, scores
 from reviewer_tui.widgets.history_list import HistoryList
 
@@ -33,9 +35,11 @@ class DetailScreen(Screen):
         Binding("escape,q", "app.pop_screen", "Back", tooltip="Back to the queue"),
     ]
 
-    def __init__(self, blueprint_id: str):
+    def __init__(self, blueprint_id: str, neighbour: Callable[[str, int], str | None] | None = None):
+        """`neighbour(id, step)`: the blueprint `step` rows away from `id` in the queue it was opened from."""
         super().__init__()
         self.blueprint_id = blueprint_id
+        self.neighbour = neighbour
         self.seen: Seen | None = None
 
     def compose(self) -> ComposeResult:
@@ -101,10 +105,7 @@ class DetailScreen(Screen):
             self.app.decide(self.blueprint_id, Status(status), seen=self.seen)
 
     def action_step(self, step: int) -> None:
-        from reviewer_tui.screens.queue import QueueScreen
-
-        queue = next((s for s in self.app.screen_stack if isinstance(s, QueueScreen)), None)
-        following = queue.neighbour(self.blueprint_id, step) if queue else None
+        following = self.neighbour(self.blueprint_id, step) if self.neighbour else None
         if following is None:
             self.notify("no more blueprints that way in the queue")
             return

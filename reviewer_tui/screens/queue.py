@@ -14,13 +14,13 @@ from textual.widgets import Footer, Header, Static
 from authoring.blueprint import Status
 
 from reviewer_tui.messages import BlueprintsChanged, RowsArrived
+from reviewer_tui.screens.bindings import DECISION_BINDINGS, HELP_BINDING
+from reviewer_tui.screens.detail import DetailScreen
 from reviewer_tui.query import Query, QueryError, counts, sort_keys
 from reviewer_tui.widgets.counts_bar import CountsBar
 from reviewer_tui.widgets.query_bar import QueryBar
 from reviewer_tui.widgets.queue_table import QueueTable
 
-HELP_BINDING = Binding("question_mark", "app.help", "Help", tooltip="Every key, on every screen")
-"""First of a screen's keys, so a narrow footer (80 columns) still shows it."""
 BULK_BINDINGS = [
     Binding("A", "decide_all('accepted')", "Accept all", show=False,
             tooltip="Accept every blueprint the filter shows, with one reason (asks, showing the count)"),
@@ -28,11 +28,6 @@ BULK_BINDINGS = [
             tooltip="Reject every blueprint the filter shows, with one reason"),
     Binding("B", "decide_all('needs_review')", "All back to review", show=False,
             tooltip="Send every blueprint the filter shows back to review, with one reason"),
-]
-DECISION_BINDINGS = [
-    Binding("a", "decide('accepted')", "Accept", tooltip="Accept (asks a reason; required to overturn a drop)"),
-    Binding("r", "decide('rejected')", "Reject", tooltip="Reject (asks a reason; required to overturn a keep)"),
-    Binding("b", "decide('needs_review')", "Back to review", tooltip="Send back to human review (asks a reason)"),
 ]
 
 
@@ -104,9 +99,7 @@ class QueueScreen(Screen):
 
     @on(QueueTable.Opened)
     def _open(self, event: QueueTable.Opened) -> None:
-        from reviewer_tui.screens.detail import DetailScreen
-
-        self.app.push_screen(DetailScreen(event.row.id))
+        self.app.push_screen(DetailScreen(event.row.id, neighbour=self.neighbour))
 
     @on(BlueprintsChanged)
     @on(RowsArrived)
