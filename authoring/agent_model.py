@@ -2,8 +2,44 @@
 
 from __future__ import annotations
 
-import os
 from typing import Any
+
+
+class _FlaggedFinal(type):
+    def __instancecheck__(cls, instance: object) -> bool:
+        return getattr(instance, "v3ast_final_attempt", False)
+
+
+class FinalAttempt(metaclass=_FlaggedFinal):
+    """Matches an error raised on a model's last allowed attempt: listed among mini-swe-agent's abort exceptions,
+    it stops the package's retry there, with the endpoint's own error."""
+
+
+def with_attempts(model_class: type) -> type:
+    """`model_class` counting its own attempts per query, so each model has its own retry budget (mini-swe-agent's
+    retry count is a process-wide variable, set once at start-up)."""
+
+    class Counted(model_class):
+        abort_exceptions = [*model_class.abort_exceptions, FinalAttempt]
+
+        def __init__(self, *, attempts: int, **kwargs: Any):
+            super().__init__(**kwargs)
+            self.attempts, self.tried = attempts, 0
+
+        def query(self, messages: list[dict], **kwargs: Any) -> dict:
+            self.tried = 0
+            return super().query(messages, **kwargs)
+
+        def _query(self, messages: list[dict], **kwargs: Any):
+            self.tried += 1
+            try:
+                return super()._query(messages, **kwargs)
+            except Exception as error:
+                error.v3ast_final_attempt = self.tried >= self.attempts
+                raise
+
+    Counted.__name__ = Counted.__qualname__ = model_class.__name__
+    return Counted
 
 
 def litellm_model(model_name: str, *, api_key: str, base_url: str | None, timeout: float, attempts: int,
@@ -15,11 +51,11 @@ def litellm_model(model_name: str, *, api_key: str, base_url: str | None, timeou
     from minisweagent.models.litellm_textbased_model import LitellmTextbasedModel
 
     litellm.suppress_debug_info = True
-    os.environ["MSWEA_MODEL_RETRY_STOP_AFTER_ATTEMPT"] = str(attempts)
     settings = dict(templates)
     kwargs = {**settings.pop("model_kwargs", {}), **model_kwargs, "api_key": api_key, "timeout": timeout,
               "max_retries": 0, "num_retries": 0}
     if base_url:
         kwargs["api_base"] = base_url
-    model_class = LitellmTextbasedModel if text_actions else LitellmModel
-    return model_class(model_name=model_name, model_kwargs=kwargs, cost_tracking="ignore_errors", **settings)
+    model_class = with_attempts(LitellmTextbasedModel if text_actions else LitellmModel)
+    return model_class(attempts=attempts, model_name=model_name, model_kwargs=kwargs, cost_tracking="ignore_errors",
+                       **settings)

@@ -15,7 +15,9 @@ from pathlib import Path
 
 import git
 
+from authoring.errors import V3astError
 from authoring.atomic import write_atomically
+from authoring.settings import settings
 
 FALLBACK_COMMITTER = ("v3ast", "v3ast@localhost")
 DEFERRED_SIGNALS = (signal.SIGINT, signal.SIGTERM)
@@ -29,7 +31,7 @@ class HistoryEntry:
     message: str
 
 
-class WriteFailed(RuntimeError):
+class WriteFailed(V3astError, RuntimeError):
     """A change that could not be written or committed; the files and the index are as they were."""
 
 
@@ -192,8 +194,8 @@ class AuditTrail:
 
     def _identity(self) -> dict[str, str]:
         reader = self.repo.config_reader()
-        name = reader.get_value("user", "name", default="") or os.environ.get("GIT_COMMITTER_NAME", "")
-        email = reader.get_value("user", "email", default="") or os.environ.get("GIT_COMMITTER_EMAIL", "")
+        name = reader.get_value("user", "name", default="") or settings().committer_name
+        email = reader.get_value("user", "email", default="") or settings().committer_email
         return {
             "GIT_COMMITTER_NAME": name or FALLBACK_COMMITTER[0],
             "GIT_COMMITTER_EMAIL": email or FALLBACK_COMMITTER[1],

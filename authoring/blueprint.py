@@ -8,6 +8,7 @@ from typing import Annotated
 
 from pydantic import Field, ValidationError
 
+from authoring.errors import V3astError
 from authoring.fields import CellId, NonEmpty, SafeId, Strict
 from authoring.taxonomy import cell
 
@@ -50,7 +51,7 @@ TRANSITIONS: dict[Status, set[Status]] = {
 }
 
 
-class IllegalTransition(ValueError):
+class IllegalTransition(V3astError, ValueError):
     pass
 
 

@@ -7,6 +7,7 @@ from pathlib import Path
 import yaml
 from pydantic import ValidationError
 
+from authoring.errors import V3astError
 from authoring.atomic import write_atomically  # noqa: F401 - part of this module's interface
 from authoring.blueprint import Blueprint, plain_problems
 
@@ -31,7 +32,7 @@ SafeLoader = UniqueKeyLoader
 SafeDumper = getattr(yaml, "CSafeDumper", yaml.SafeDumper)
 
 
-class BlueprintFileError(ValueError):
+class BlueprintFileError(V3astError, ValueError):
     """Every problem of one file, each as `file: field: problem`."""
 
     def __init__(self, problems: list[str]):

@@ -30,6 +30,8 @@ from typing import Any
 
 import docker
 
+from authoring.errors import BadInput, V3astError
+
 EXECUTORS = ("local", "ray")
 SLOT = "docker_slot"
 """The custom resource a Ray node advertises: how many runs its Docker engine holds at once."""
@@ -45,7 +47,7 @@ Call = Callable[[docker.DockerClient, list[Path], threading.Event], Any]
 """A job's work: the node's Docker client, the job's folders as they are on that node, and a stop event."""
 
 
-class ExecutorError(RuntimeError):
+class ExecutorError(V3astError, RuntimeError):
     """A job that could not be run where it was sent: an infrastructure failure, never a verdict."""
 
 
@@ -157,7 +159,7 @@ def make_executor(name: str, client: docker.DockerClient) -> "Executor":
         return LocalExecutor(client)
     if name == "ray":
         return RayExecutor(client)
-    raise ValueError(f"unknown executor {name!r} (available: {', '.join(EXECUTORS)})")
+    raise BadInput(f"unknown executor {name!r} (available: {', '.join(EXECUTORS)})")
 
 
 EXECUTOR_HELP = ("local: threads on this machine's engine; ray: tasks on the Ray cluster at RAY_ADDRESS (or a local "
@@ -229,7 +231,7 @@ class RayExecutor(Executor):
         try:
             import ray
         except ImportError:
-            raise ValueError("--executor ray needs Ray: pip install 'v3ast[ray]'") from None
+            raise BadInput("--executor ray needs Ray: pip install 'v3ast[ray]'") from None
         self.ray, self.client = ray, client
         if not ray.is_initialized():
             quiet = {"logging_level": logging.ERROR, "log_to_driver": False}
@@ -238,7 +240,7 @@ class RayExecutor(Executor):
             else:
                 ray.init(resources={SLOT: docker_slots(client)[0]}, include_dashboard=False, **quiet)
         if not ray.cluster_resources().get(SLOT):
-            raise ValueError(f"no node of the Ray cluster advertises `{SLOT}`; start nodes with "
+            raise BadInput(f"no node of the Ray cluster advertises `{SLOT}`; start nodes with "
                              f"`ray start … --resources '{{\"{SLOT}\": N}}'` (`v3ast doctor` says N)")
 
     def prepare(self, base_image: str) -> list[str]:

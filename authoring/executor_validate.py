@@ -7,6 +7,7 @@ from pathlib import Path
 
 import docker
 
+from authoring.errors import BadInput
 from authoring.executor import Done, Executor, Job, Shipment
 from authoring.pairs.format import SideKind, TaskPair, content_hash, load_pair
 from authoring.pairs.validate import ReferenceCheck, check_reference, reference_jobs
@@ -22,7 +23,7 @@ def validate_on(executor: Executor, pairs: list[TaskPair], *, base_image: str, w
     """The same checks as `validate_pairs`, in the same order, wherever the executor runs them."""
     references = [job for pair in pairs for job in reference_jobs(pair, only)]
     if not references:
-        raise ValueError(f"no reference path matches {' or '.join(only or [])!r}")
+        raise BadInput(f"no reference path matches {' or '.join(only or [])!r}")
     shipments = {pair.id: Shipment(pair.folder, content_hash(pair.folder)) for pair in pairs}
     jobs = [Job((pair, kind, reference), partial(check_shipped, kind, reference, base_image), (shipments[pair.id],))
             for pair, kind, reference in references]

@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
-import os
 from dataclasses import dataclass
 from pathlib import Path
+
+from authoring.settings import settings
 
 
 @dataclass(frozen=True)
@@ -14,7 +15,7 @@ class Project:
     @classmethod
     def current(cls) -> "Project":
         """The project at $V3AST_ROOT, else the working directory."""
-        return cls(Path(os.environ.get("V3AST_ROOT") or Path.cwd()).resolve())
+        return cls(settings().project_root)
 
     @property
     def blueprints(self) -> Path:

@@ -6,6 +6,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
+from authoring.errors import V3astError
 from authoring.audit import AuditTrail, HistoryEntry, WriteFailed  # noqa: F401 - part of the store's interface
 from authoring.blueprint import (
     HUMAN_DECISIONS, RUBRIC_OUTCOMES, Blueprint, HumanDecision, IllegalTransition, RubricReview, Status,
@@ -15,16 +16,16 @@ from authoring.blueprint_files import BlueprintFileError, dump_blueprint, read_b
 from authoring.taxonomy import CELLS, in_cell
 
 
-class BlueprintNotFound(KeyError):
+class BlueprintNotFound(V3astError, KeyError):
     def __str__(self) -> str:
         return f"no blueprint with id {self.args[0]!r}"
 
 
-class NothingChanged(ValueError):
+class NothingChanged(V3astError, ValueError):
     pass
 
 
-class ChangedSinceRead(RuntimeError):
+class ChangedSinceRead(V3astError, RuntimeError):
     """The file no longer holds what the caller read; nothing was written."""
 
 

@@ -5,6 +5,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from authoring.errors import BadInput
+
 
 @dataclass(frozen=True)
 class Category:
@@ -126,7 +128,7 @@ CELLS: dict[str, Cell] = {
 
 def cell(cell_id: str) -> Cell:
     if cell_id not in CELLS:
-        raise ValueError(f"unknown taxonomy cell {cell_id!r} (expected R1..R9 and S1/S2, e.g. R5-S2)")
+        raise BadInput(f"unknown taxonomy cell {cell_id!r} (expected R1..R9 and S1/S2, e.g. R5-S2)")
     return CELLS[cell_id]
 
 
@@ -137,7 +139,7 @@ def parse_cell(text: str, *, whole: bool = False) -> str:
     if value in CELLS or (not whole and (value in RISKS or value in SOURCES)):
         return value
     expected = "a cell such as R5-S2" if whole else "a cell such as R5-S2, a risk R1..R9 or a source S1/S2"
-    raise ValueError(f"unknown cell {text.strip()!r} (expected {expected})")
+    raise BadInput(f"unknown cell {text.strip()!r} (expected {expected})")
 
 
 def in_cell(cell_id: str, wanted: str) -> bool:

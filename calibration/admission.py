@@ -15,6 +15,7 @@ from typing import Any, Literal
 import yaml
 from pydantic import BaseModel, ConfigDict
 
+from authoring.errors import BadInput
 from authoring.atomic import write_atomically
 from authoring.outcomes import Outcome
 from authoring.pairs.format import content_hash
@@ -109,17 +110,17 @@ class Manifest:
     def admit(self, verdict: PairVerdict, *, folder: Path, batch: str, model: str, scripted: bool, actor: str,
               justification: str = "") -> Admission:
         if verdict.verdict == "incomplete":
-            raise ValueError(f"{verdict.pair}: calibration in {batch} is incomplete ({verdict.reason}); "
+            raise BadInput(f"{verdict.pair}: calibration in {batch} is incomplete ({verdict.reason}); "
                              "finish it first")
         if verdict.verdict != "pass" and not justification.strip():
-            raise ValueError(f"{verdict.pair}: verdict {verdict.verdict} ({verdict.reason}); "
+            raise BadInput(f"{verdict.pair}: verdict {verdict.verdict} ({verdict.reason}); "
                              "admit it with --justify TEXT")
         if scripted and not justification.strip():
-            raise ValueError(f"{verdict.pair}: batch {batch} used scripted policies, not a model; "
+            raise BadInput(f"{verdict.pair}: batch {batch} used scripted policies, not a model; "
                              "admit it with --justify TEXT or calibrate with a model endpoint")
         current = content_hash(folder)
         if current != verdict.content_hash:
-            raise ValueError(f"{verdict.pair}: files changed since calibration batch {batch}; calibrate it again")
+            raise BadInput(f"{verdict.pair}: files changed since calibration batch {batch}; calibrate it again")
         entry = Admission(pair=verdict.pair, content_hash=current, verdict=verdict.verdict,
                           justification=justification.strip(), actor=actor, batch=batch, model=model,
                           scripted=scripted, date=date.today().isoformat())
@@ -131,9 +132,9 @@ class Manifest:
         """The pair's admission, or an error saying why the shared runner refuses it."""
         entry = self.entries().get(pair)
         if entry is None:
-            raise ValueError(f"{pair} is not admitted (see {self.path}); calibrate it and `v3ast admit` it first")
+            raise BadInput(f"{pair} is not admitted (see {self.path}); calibrate it and `v3ast admit` it first")
         if content_hash(folder) != entry.content_hash:
-            raise ValueError(f"{pair} changed since its admission ({entry.date}, batch {entry.batch}); "
+            raise BadInput(f"{pair} changed since its admission ({entry.date}, batch {entry.batch}); "
                              "calibrate and admit it again")
         return entry
 

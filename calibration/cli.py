@@ -5,14 +5,16 @@ from __future__ import annotations
 from typing import Annotated
 
 import typer
+from pydantic import ValidationError
 from rich.console import Console
 from rich.table import Table
 
+from authoring.errors import BadInput, NotFound
 from authoring.cli.common import default_actor
 from authoring.executor import EXECUTOR_HELP
 from authoring.pairs.format import TaskPair, load_pairs
 from authoring.project import Project
-from authoring.blueprint import Status
+from authoring.blueprint import Status, plain_problems
 from calibration.admission import MANIFEST_FILE, Manifest, pair_verdicts
 from calibration.batch import BATCH_FILE, BatchSettings, default_batch_name, read_settings, run_batch
 from calibration.harness import HarnessConfig
@@ -87,10 +89,10 @@ def admit(pair_id: Annotated[str, typer.Argument(help="The pair to admit.")],
     name = batch or _latest_calibration(project, pair_id)
     settings = read_settings(project.runs, name)
     if settings is None:
-        raise ValueError(f"no batch {name!r} under {project.runs}")
+        raise NotFound(f"no batch {name!r} under {project.runs}")
     verdict = pair_verdicts(_batch_runs(project, name, pair_id), settings.runs).get(pair_id)
     if verdict is None:
-        raise ValueError(f"{pair_id} has no runs in batch {name}")
+        raise NotFound(f"{pair_id} has no runs in batch {name}")
     entry = Manifest(project.calibration / MANIFEST_FILE).admit(
         verdict, folder=pair.folder, batch=name, model=settings.harness.get("model_name", "?"),
         scripted=settings.scripted, actor=actor or default_actor(), justification=justify)
@@ -114,7 +116,7 @@ def run(pair_ids: PairIds = None,
     manifest = Manifest(project.calibration / MANIFEST_FILE)
     ids = sorted(manifest.entries()) if admitted else list(pair_ids or [])
     if not ids:
-        raise ValueError("give pair ids or --admitted (and admit pairs first)")
+        raise BadInput("give pair ids or --admitted (and admit pairs first)")
     pairs = select_pairs(project, ids, False)
     for pair in pairs:
         manifest.check(pair.id, pair.folder)
@@ -128,20 +130,23 @@ def report(batch: Batch = None) -> None:
     project = Project.current()
     names = [batch] if batch else sorted(p.parent.name for p in project.runs.glob(f"*/{BATCH_FILE}"))
     if not names:
-        raise ValueError(f"no batches under {project.runs}")
+        raise NotFound(f"no batches under {project.runs}")
     for name in names:
         _report(project, read_settings(project.runs, name) or BatchSettings(name=name))
 
 
 def select_pairs(project: Project, ids: list[str], all_pairs: bool) -> list[TaskPair]:
     if not ids and not all_pairs:
-        raise ValueError("give pair ids or --all")
+        raise BadInput("give pair ids or --all")
     return load_pairs(project.generated_tasks, None if all_pairs else ids)
 
 
 def _config(base_url, model, api_key, provider, action_format) -> HarnessConfig:
-    return HarnessConfig.from_env(base_url=base_url, model_name=model, api_key=api_key, provider=provider,
-                                  action_format=action_format)
+    try:
+        return HarnessConfig.from_env(base_url=base_url, model_name=model, api_key=api_key, provider=provider,
+                                      action_format=action_format)
+    except ValidationError as error:
+        raise BadInput(plain_problems(error)[0]) from None
 
 
 def _execute(project: Project, pairs: list[TaskPair], config: HarnessConfig, purpose: str, runs: int, workers: int,
@@ -152,7 +157,7 @@ def _execute(project: Project, pairs: list[TaskPair], config: HarnessConfig, pur
     from calibration.scripted import SCRIPTED_MODEL
 
     if harness not in HARNESSES:
-        raise ValueError(f"unknown harness {harness!r} (available: {', '.join(HARNESSES)})")
+        raise BadInput(f"unknown harness {harness!r} (available: {', '.join(HARNESSES)})")
     scripted = not config.base_url
     stand_in = {"base_url": None, "model_name": SCRIPTED_MODEL}
     if scripted:
@@ -165,7 +170,7 @@ def _execute(project: Project, pairs: list[TaskPair], config: HarnessConfig, pur
     previous = read_settings(project.runs, name)
     if previous is not None and (previous.harness, previous.scripted, previous.purpose) != (
             settings.harness, settings.scripted, settings.purpose):
-        raise ValueError(f"batch {name} was made with other settings ({previous.harness}); use another --batch")
+        raise BadInput(f"batch {name} was made with other settings ({previous.harness}); use another --batch")
     client = connect()
     base_image = run_base_image(client, ensure_base_image(client).tag, harness)
     runner = open_executor(executor, client, base_image, lambda line: console.print(line, highlight=False))
@@ -187,7 +192,7 @@ def _latest_calibration(project: Project, pair_id: str) -> str:
     batches = [p.parent for p in project.runs.glob(f"*/{BATCH_FILE}") if (p.parent / "records" / pair_id).is_dir()]
     batches = [b for b in batches if (s := read_settings(project.runs, b.name)) and s.purpose == "calibration"]
     if not batches:
-        raise ValueError(f"{pair_id} has no calibration runs under {project.runs}; run `v3ast calibrate {pair_id}`")
+        raise NotFound(f"{pair_id} has no calibration runs under {project.runs}; run `v3ast calibrate {pair_id}`")
     return max(batches, key=lambda b: (b / BATCH_FILE).stat().st_mtime).name
 
 

@@ -7,28 +7,26 @@ action format ends the run the native way (RepeatedFormatError) and the state it
 
 from __future__ import annotations
 
-import os
 import threading
 import time
 import traceback
 from importlib.metadata import version
 from typing import Any, Literal
 
-os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
-os.environ.setdefault("MSWEA_SILENT_STARTUP", "1")
+import yaml
+from minisweagent import __version__ as MINI_VERSION
+from minisweagent.agents.default import DefaultAgent
+from minisweagent.config import get_config_path
+from pydantic import BaseModel, ConfigDict, SecretStr
 
-import yaml  # noqa: E402
-from minisweagent import __version__ as MINI_VERSION  # noqa: E402
-from minisweagent.agents.default import DefaultAgent  # noqa: E402
-from minisweagent.config import get_config_path  # noqa: E402
-from pydantic import BaseModel, ConfigDict, SecretStr  # noqa: E402
-
-from authoring.agent_model import litellm_model  # noqa: E402
-from authoring.outcomes import RunFacts  # noqa: E402
-from authoring.pairs.format import Side  # noqa: E402
-from authoring.pairs.runner import ActReport  # noqa: E402
-from authoring.sandbox.agent_environment import SUBMIT_LINE, Interrupted, SandboxEnvironment  # noqa: E402,F401
-from authoring.sandbox.session import Sandbox  # noqa: E402
+from authoring.agent_model import litellm_model
+from authoring.errors import BadInput
+from authoring.outcomes import RunFacts
+from authoring.pairs.format import Side
+from authoring.pairs.runner import ActReport
+from authoring.sandbox.agent_environment import SUBMIT_LINE, Interrupted, SandboxEnvironment  # noqa: F401
+from authoring.sandbox.session import Sandbox
+from authoring.settings import settings
 
 HARNESS_NAME = "mini-swe-agent"
 DEFAULT_MODEL = "Qwen/Qwen3.5-4B"
@@ -63,9 +61,9 @@ class HarnessConfig(BaseModel):
     @classmethod
     def from_env(cls, **overrides: Any) -> "HarnessConfig":
         """Options win over V3AST_MODEL_BASE_URL, V3AST_MODEL and V3AST_MODEL_API_KEY."""
-        values = {"base_url": os.environ.get("V3AST_MODEL_BASE_URL") or None,
-                  "model_name": os.environ.get("V3AST_MODEL") or DEFAULT_MODEL,
-                  "api_key": os.environ.get("V3AST_MODEL_API_KEY") or "EMPTY"}
+        environment = settings()
+        values = {"base_url": environment.model_base_url, "model_name": environment.model or DEFAULT_MODEL,
+                  "api_key": environment.endpoint_key() or "EMPTY"}
         values.update({k: v for k, v in overrides.items() if v is not None})
         return cls(**values)
 
@@ -77,13 +75,13 @@ class HarnessConfig(BaseModel):
 def mini_config(action_format: str) -> dict[str, Any]:
     """The package's own config file for the action format (prompts, observation and format-error templates)."""
     if action_format not in ACTION_FORMATS:
-        raise ValueError(f"unknown action format {action_format!r} (available: {', '.join(ACTION_FORMATS)})")
+        raise BadInput(f"unknown action format {action_format!r} (available: {', '.join(ACTION_FORMATS)})")
     return yaml.safe_load(get_config_path(ACTION_FORMATS[action_format][0]).read_text(encoding="utf-8"))
 
 
 def build_model(config: HarnessConfig, native: dict[str, Any]):
     if not config.base_url:
-        raise ValueError("no model endpoint configured (set --base-url or V3AST_MODEL_BASE_URL)")
+        raise BadInput("no model endpoint configured (set --base-url or V3AST_MODEL_BASE_URL)")
     return litellm_model(f"{config.provider}/{config.model_name}", api_key=config.api_key.get_secret_value(),
                          base_url=config.base_url, timeout=config.request_timeout, attempts=config.model_attempts,
                          model_kwargs=config.model_kwargs, templates=native.get("model", {}),

@@ -22,6 +22,7 @@ from typing import Annotated, Literal
 import yaml
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
+from authoring.errors import V3astError
 from authoring.blueprint import plain_problems
 from authoring.blueprint_files import SafeLoader
 from calibration.proxy.wire import ROUTES
@@ -148,7 +149,7 @@ class Matrix(Strict):
                 for model in self.models for harness in self.harnesses]
 
 
-class MatrixError(ValueError):
+class MatrixError(V3astError, ValueError):
     """A matrix file that cannot be used, said in one line."""
 
 

@@ -10,6 +10,7 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
+from authoring.errors import BadInput
 from calibration.matrix import Matrix, MatrixPlan, load_matrix, plan_matrix, unfinished
 
 matrix_app = typer.Typer(help="The model × harness matrix: combinations, exclusions and the run plan.",
@@ -59,7 +60,7 @@ def run(file: MatrixFile,
     manifest = Manifest(project.calibration / MANIFEST_FILE)
     ids = sorted(manifest.entries()) if admitted else list(pair_ids or [])
     if not ids:
-        raise ValueError("give pair ids or --admitted (and admit pairs first)")
+        raise BadInput("give pair ids or --admitted (and admit pairs first)")
     pairs = load_pairs(project.generated_tasks, ids)
     for pair in pairs:
         manifest.check(pair.id, pair.folder)
@@ -71,7 +72,7 @@ def run(file: MatrixFile,
     for combination, reason in skipped:
         print(f"skipped: {combination.label}: {reason}")
     if not runnable:
-        raise ValueError("no combination of the matrix can run here (see the skipped lines)")
+        raise BadInput("no combination of the matrix can run here (see the skipped lines)")
     client = connect()
     base = ensure_base_image(client).tag
     images = {name: run_base_image(client, base, name) for name in dict.fromkeys(c.harness.name for c in runnable)}
@@ -103,7 +104,7 @@ def forward_run(ctx, file: str, pair_ids: list[str] | None, admitted: bool, runs
         return source is not None and source.name != "DEFAULT"
 
     if clash := [name for name in SINGLE_RUN_OPTIONS if given(name)]:
-        raise ValueError(f"--matrix takes its models and harnesses from {file}; drop "
+        raise BadInput(f"--matrix takes its models and harnesses from {file}; drop "
                          + ", ".join("--" + name.replace("_", "-") for name in clash))
     run(Path(file), pair_ids, admitted, runs if given("runs") else None, workers, executor)
 
@@ -122,7 +123,7 @@ def plan(file: MatrixFile,
     project = Project.current()
     ids = list(pair_ids or sorted(Manifest(project.calibration / MANIFEST_FILE).entries()))
     if not ids:
-        raise ValueError("give pair ids, or admit pairs first (the plan covers admitted pairs by default)")
+        raise BadInput("give pair ids, or admit pairs first (the plan covers admitted pairs by default)")
     pairs = load_pairs(project.generated_tasks, ids)
     matrix_plan = plan_matrix(load_matrix(file), [p.id for p in pairs], runs)
     left = unfinished(matrix_plan, project.runs, {p.id: content_hash(p.folder) for p in pairs})

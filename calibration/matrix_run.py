@@ -22,6 +22,7 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
+from authoring.errors import BadInput
 from authoring.executor import Done, Job, Shipment
 from authoring.pairs.format import TaskPair
 from calibration.batch import (IN_FLIGHT, BatchSettings, plan, read_settings, remove_killed_sandboxes, run_slot,
@@ -151,7 +152,7 @@ def prepare(combinations: list[Combination], pairs: list[TaskPair], k: int, work
             changed = sorted(key for key in set(previous.harness) | set(settings.harness)
                              if previous.harness.get(key) != settings.harness.get(key))
             changed += ["runs"] if previous.runs != settings.runs else []
-            raise ValueError(f"{combination.label}: batch {settings.name} was made with other settings "
+            raise BadInput(f"{combination.label}: batch {settings.name} was made with other settings "
                              f"({', '.join(changed) or 'purpose'} differ); restore them or rename the matrix")
         item = Prepared(combination, settings, config, OutcomeIndex(records_folder(runs_root, settings.name)))
         actor_factory = partial(harness_actor, combination.harness.name, config)

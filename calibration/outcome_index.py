@@ -30,6 +30,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, NamedTuple
 
+from authoring.errors import NotFound
 from calibration.records import (RECORDS_DIR, RunKey, failure_evidence, harness_label, is_record_file,
                                  model_label, read_head, read_indexed, write_record)
 
@@ -336,7 +337,7 @@ def gather(paths: Iterable[Path]) -> Outcomes:
         if path.is_file():
             _gather_file(path, result)
         elif not path.is_dir():
-            raise ValueError(f"{path}: no such file or folder")
+            raise NotFound(f"{path}: no such file or folder")
         elif holder := next((p for p in (path, *path.parents) if p.name == RECORDS_DIR), None):
             _gather_index(holder, path.relative_to(holder).as_posix() if path != holder else "", result)
         else:

@@ -1,4 +1,4 @@
-"""`v3ast metrics` and `v3ast records reindex | show`: read run records through the outcome index.
+"""`v3ast records metrics | reindex | show`: read run records through the outcome index.
 
 Kept apart from the batch commands so that reading outcomes imports neither Docker nor the harness."""
 
@@ -14,13 +14,13 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
+from authoring.errors import NotFound
 from calibration.metrics import metrics as compute_metrics
 from calibration.outcome_index import OutcomeIndex, gather, records_folders
 from calibration.record_text import record_text
 from calibration.records import RunKey, legacy_path, read_record
 
 RunsK = Annotated[int | None, typer.Option("--k", min=1, help="Runs per side (default: the most found).")]
-records_app = typer.Typer(help="Run records and their outcome index.", no_args_is_help=True)
 
 
 def metrics(records: Annotated[list[Path], typer.Argument(help="Record files or folders (searched recursively).")],
@@ -31,7 +31,7 @@ def metrics(records: Annotated[list[Path], typer.Argument(help="Record files or 
     warn(found.notes + found.problems)
     rows = compute_metrics(found.rows, k)
     if not rows:
-        raise ValueError("no run records found")
+        raise NotFound("no run records found")
     if as_json:
         print(json.dumps([row.as_dict() for row in rows], indent=1))
         return
@@ -44,16 +44,15 @@ def metrics(records: Annotated[list[Path], typer.Argument(help="Record files or 
         console.print(table)
 
 
-@records_app.command("reindex")
 def reindex(folders: Annotated[list[Path], typer.Argument(help="Records folders, or folders holding them (runs/).")]
             ) -> None:
     """Rebuild the outcome index of every records folder under FOLDERS from the records themselves."""
     for folder in folders:
         if not folder.is_dir():
-            raise ValueError(f"{folder}: no such folder")
+            raise NotFound(f"{folder}: no such folder")
     found = [f for folder in folders for f in records_folders(folder.resolve())[0]]
     if not found:
-        raise ValueError(f"no records folder under {', '.join(map(str, folders))}")
+        raise NotFound(f"no records folder under {', '.join(map(str, folders))}")
     for folder in found:
         started = time.monotonic()
         result = OutcomeIndex(folder).rebuild()
@@ -61,7 +60,6 @@ def reindex(folders: Annotated[list[Path], typer.Argument(help="Records folders,
         print(f"{folder}: indexed {len(result.rows)} record(s) in {time.monotonic() - started:.1f} s")
 
 
-@records_app.command("show")
 def show(key: Annotated[str, typer.Argument(help="BATCH/PAIR/SIDE/INDEX (under runs/) or a record file.")],
          as_json: Annotated[bool, typer.Option("--json", help="The whole record as JSON.")] = False) -> None:
     """Print one run record readably: outcome and evidence, then the conversation and commands."""
@@ -70,7 +68,7 @@ def show(key: Annotated[str, typer.Argument(help="BATCH/PAIR/SIDE/INDEX (under r
     path = Path(key) if Path(key).is_file() else RunKey.parse(key).path(Project.current().runs)
     record = read_record(path) or read_record(legacy_path(path))
     if record is None:
-        raise ValueError(f"no run record at {path}")
+        raise NotFound(f"no run record at {path}")
     print(json.dumps(record, indent=1, ensure_ascii=False) if as_json else record_text(record))
 
 

@@ -10,6 +10,7 @@ from typing import Any
 
 from jinja2 import Environment, FileSystemLoader, StrictUndefined, select_autoescape
 
+from authoring.errors import NotFound
 from authoring.outcomes import Outcome
 from authoring.taxonomy import RISKS
 from calibration.admission import Manifest, pair_verdicts
@@ -41,7 +42,7 @@ def record_link(row: OutcomeRow) -> str:
 def report_context(runs_root: Path, batch: str, manifest: Manifest) -> dict[str, Any]:
     settings = read_settings(runs_root, batch)
     if settings is None:
-        raise ValueError(f"no batch {batch!r} under {runs_root}")
+        raise NotFound(f"no batch {batch!r} under {runs_root}")
     folder = records_folder(runs_root, batch)
     found = OutcomeIndex(folder).rows() if folder.is_dir() else Reconciled()
     runs = found.rows

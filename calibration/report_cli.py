@@ -7,6 +7,7 @@ from typing import Annotated
 
 import typer
 
+from authoring.errors import NotFound
 from authoring.project import Project
 from calibration.admission import MANIFEST_FILE, Manifest
 from calibration.batch import BATCH_FILE, read_settings
@@ -39,11 +40,11 @@ def report(batch: Annotated[str | None, typer.Option("--batch", help="Only this 
             markdown, html = write_report(project.runs, name, manifest)
             print(f"report: {markdown}\nreport: {html}")
         elif batch:
-            raise ValueError(f"no batch {batch!r} under {project.runs}")
+            raise NotFound(f"no batch {batch!r} under {project.runs}")
     found = batch_rows(project.runs, names)
     warn(found.problems)
     if not found.rows and not plan:
-        raise ValueError(f"no run records under {project.runs}")
+        raise NotFound(f"no run records under {project.runs}")
     title = (f"Results — matrix {plan.name}" if plan else f"Results — batch {batch}" if batch
              else "Results — every batch under runs/")
     folder = out or project.runs / (f"{plan.name}-{RESULTS_FOLDER}" if plan else RESULTS_FOLDER)

@@ -2,8 +2,9 @@ import os
 
 import pytest
 
-os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
-os.environ.setdefault("MSWEA_SILENT_STARTUP", "1")
+from authoring.settings import prepare_agent_environment
+
+prepare_agent_environment()
 os.environ.setdefault("MSWEA_COST_TRACKING", "ignore_errors")
 
 

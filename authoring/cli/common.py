@@ -14,6 +14,7 @@ from rich.markup import escape
 from rich.table import Table
 
 from authoring.audit import git_user_name
+from authoring.errors import NotFound
 from authoring.project import Project
 from authoring.store import BlueprintStore
 
@@ -22,7 +23,7 @@ def project() -> Project:
     return Project.current()
 
 
-class NoStore(LookupError):
+class NoStore(NotFound):
     def __str__(self) -> str:
         return (f"no blueprint store at {self.args[0]}: run v3ast in a project folder (one with blueprints/) or set "
                 "V3AST_ROOT; `v3ast propose` starts a store")

@@ -11,7 +11,9 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from rich.table import Table
 
 from authoring.cli.common import project, store
+from authoring.errors import BadInput
 from authoring.executor import EXECUTOR_HELP
+from authoring.settings import settings
 
 console = Console()
 
@@ -20,9 +22,13 @@ def implement(
     blueprint_ids: Annotated[Optional[list[str]], typer.Argument(help="Accepted blueprints to implement.")] = None,
     accepted: Annotated[bool, typer.Option("--accepted", help="Every accepted blueprint.")] = False,
     workers: Annotated[int, typer.Option(help="Blueprints implemented at once.")] = 1,
-    model: Annotated[str, typer.Option(help="The model's name at the endpoint.")] = "gpt-4.1",
-    base_url: Annotated[Optional[str], typer.Option(help="OpenAI-compatible (…/v1) or Anthropic endpoint.")] = None,
-    provider: Annotated[str, typer.Option(help="Wire format of the endpoint: openai or anthropic; demo = a scripted agent that writes a copy of a shipped pair (no model).")] = "openai",
+    model: Annotated[Optional[str], typer.Option(help="The model's name at the endpoint; default $V3AST_MODEL, "
+                                                      "else gpt-4.1.")] = None,
+    base_url: Annotated[Optional[str], typer.Option(help="OpenAI-compatible (…/v1) or Anthropic endpoint; default "
+                                                         "$V3AST_MODEL_BASE_URL.")] = None,
+    provider: Annotated[Optional[str], typer.Option(help="Wire format of the endpoint: openai or anthropic; demo = a "
+                                                         "scripted agent that writes a copy of a shipped pair (no "
+                                                         "model). Default $V3AST_STAGE2_PROVIDER, else openai.")] = None,
     max_repair_rounds: Annotated[int, typer.Option(help="Feedback rounds after the first submission.")] = 3,
     round_steps: Annotated[int, typer.Option(help="Model calls per round.")] = 100,
     retry_failed: Annotated[bool, typer.Option("--retry-failed", help="Start a new attempt for blueprints that failed before.")] = False,
@@ -33,17 +39,23 @@ def implement(
     from authoring.sandbox.daemon import connect
     from authoring.stage2.attempt import ImplementConfig
     from authoring.stage2.batch import implement_batch, select
-    from authoring.stage2.model import ModelSettings
+    from authoring.stage2.model import PROVIDERS, ModelSettings
 
     from authoring.stage2.scripted import demo_endpoint
 
+    environment = settings()
+    provider = provider or environment.stage2_provider
     if provider == "demo":
         typer.echo("Stage II with the DEMO agent: a scripted model writes a copy of the toolkit's shipped pair of "
                    "the blueprint's cell through the real mini-swe-agent; no model is involved.")
         with demo_endpoint() as url:
             return implement(blueprint_ids, accepted, workers, "scripted-demo", url, "openai", max_repair_rounds,
                              round_steps, retry_failed, executor)
-    config = ImplementConfig(model=ModelSettings(provider=provider, model=model, base_url=base_url),
+    if provider not in PROVIDERS:
+        raise BadInput(f"unknown provider {provider!r} (available: {', '.join(PROVIDERS)}, demo)")
+    endpoint = ModelSettings(provider=provider, model=model or environment.model or ModelSettings().model,
+                             base_url=base_url or environment.model_base_url)
+    config = ImplementConfig(model=endpoint,
                              max_repair_rounds=max_repair_rounds, round_steps=round_steps)
     the_store = store()
     blueprints = select(the_store, blueprint_ids or [], accepted=accepted)

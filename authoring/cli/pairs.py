@@ -1,4 +1,4 @@
-"""`v3ast render | lint | validate` and `v3ast pairs list | rehash`: the task pairs under generated_tasks/."""
+"""`v3ast pairs render | lint | validate | diff | list | rehash`: the task pairs under generated_tasks/."""
 
 from __future__ import annotations
 
@@ -16,7 +16,6 @@ from authoring.pairs.lint import lint_pair, side_size
 from authoring.pairs.render import render_scaffold
 from authoring.pairs.twin_diff import same_services, twin_differences
 
-app = typer.Typer(help="List task pairs and maintain their metadata.", no_args_is_help=True)
 console = Console()
 
 PairIds = Annotated[Optional[list[str]], typer.Argument(help="Pair ids (folders under generated_tasks/).")]
@@ -29,7 +28,6 @@ def selected_pairs(pair_ids: list[str] | None, every: bool) -> list[TaskPair]:
     return load_pairs(project().generated_tasks, None if every else pair_ids)
 
 
-@app.command("list")
 def list_() -> None:
     """List the pairs with their cell and size."""
     table = Table("pair", "cell", "title", "risk files", "twin files", box=None)
@@ -40,14 +38,12 @@ def list_() -> None:
     console.print(table)
 
 
-@app.command("rehash")
 def rehash_(pair_ids: PairIds = None, every: AllPairs = False) -> None:
     """Recompute the content hash recorded in pair.yaml after editing a pair by hand."""
     for pair in selected_pairs(pair_ids, every):
         typer.echo(f"{pair.id}: {rehash(pair.folder)[:16]}")
 
 
-@app.command("diff")
 def diff(
     pair_id: Annotated[str, typer.Argument(help="The pair to compare.")],
     full: Annotated[bool, typer.Option("--full", help="Print the unified diff of each changed file.")] = False,

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 from typing import Annotated, Optional
 
@@ -12,7 +11,9 @@ from rich.markup import escape
 from typer.core import TyperGroup
 
 from authoring.cli.common import default_actor, interrupt_on_sigterm, print_rows, project
+from authoring.errors import BadInput, NotFound
 from authoring.pairs.format import load_pairs
+from authoring.settings import settings
 
 console = Console(soft_wrap=True)
 
@@ -37,9 +38,10 @@ def records_root():
 
 def default_provider(base_url: str | None) -> str:
     """openai when an endpoint or key is configured, anthropic with only its key, else the demo proposals."""
-    if base_url or os.environ.get("V3AST_MODEL_BASE_URL") or os.environ.get("OPENAI_API_KEY"):
+    environment = settings()
+    if base_url or environment.model_base_url or environment.vendor_key("openai"):
         return "openai"
-    return "anthropic" if os.environ.get("ANTHROPIC_API_KEY") else "demo"
+    return "anthropic" if environment.vendor_key("anthropic") else "demo"
 
 
 def make_proposer(provider: str | None, model: str | None, base_url: str | None, pair_id: str,
@@ -48,14 +50,14 @@ def make_proposer(provider: str | None, model: str | None, base_url: str | None,
     from authoring.redteam.proposers import DemoProposer, ModelProposer, model_provider
     from authoring.stage1.providers import ProviderConfig
 
-    base_url = base_url or os.environ.get("V3AST_MODEL_BASE_URL") or None
+    base_url = base_url or settings().model_base_url
     provider = provider or default_provider(base_url)
     templates = templates_folder(project().templates)
     if provider == "demo":
         return DemoProposer(templates / "demo", pair_id)
     if record and replay:
-        raise ValueError("give either --record or --replay, not both")
-    config = ProviderConfig(model=model or os.environ.get("V3AST_MODEL") or None, base_url=base_url, record=record,
+        raise BadInput("give either --record or --replay, not both")
+    config = ProviderConfig(model=model or settings().model, base_url=base_url, record=record,
                             replay=replay)
     return ModelProposer(model_provider(provider, config), templates)
 
@@ -109,7 +111,7 @@ def show(pair_id: Annotated[str, typer.Argument(help="The pair whose latest red-
     pair = load_pairs(project().generated_tasks, [pair_id])[0]
     found = sessions(records_root(), pair.id)
     if not found:
-        raise ValueError(f"no red-team session for {pair.id} (run `v3ast redteam {pair.id}` first)")
+        raise NotFound(f"no red-team session for {pair.id} (run `v3ast redteam {pair.id}` first)")
     session = found[-1]
     typer.echo(f"session {session.folder}")
     report(pair.id, session, rows(session, pair), demo=session.info.proposer == "demo")

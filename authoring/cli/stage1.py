@@ -1,4 +1,4 @@
-"""`v3ast propose`, `v3ast review` and `v3ast stage1 report`: Stage I from the command line."""
+"""`v3ast stage1 propose | review | report | agreement`: Stage I from the command line."""
 
 from __future__ import annotations
 
@@ -12,6 +12,7 @@ from rich.console import Console
 from rich.table import Table
 
 from authoring.cli.common import demo_note, interrupt_on_sigterm, new_or_existing_store, project, store_folder
+from authoring.settings import settings
 from authoring.stage1.agreement import agreement_report
 from authoring.stage1.inputs import Workspace, load_rubric
 from authoring.stage1.propose import RoundResult, propose as run_proposals
@@ -22,12 +23,13 @@ from authoring.stage1.usage import Usage
 from authoring.store import BlueprintStore
 from authoring.taxonomy import parse_cell
 
-report_app = typer.Typer(help="Stage I records: reports over proposals, reviews and usage.", no_args_is_help=True)
 console = Console()
 
-ProviderOption = Annotated[str, typer.Option(help=f"Model provider: {', '.join(sorted(PROVIDERS))}.")]
-ModelOption = Annotated[Optional[str], typer.Option(help="Model name; default: the provider's default.")]
-BaseUrlOption = Annotated[Optional[str], typer.Option(help="OpenAI-compatible or Anthropic endpoint (vLLM, local).")]
+ProviderOption = Annotated[Optional[str], typer.Option(
+    help=f"Model provider: {', '.join(sorted(PROVIDERS))}; default $V3AST_STAGE1_PROVIDER, else openai.")]
+ModelOption = Annotated[Optional[str], typer.Option(help="Model name; default $V3AST_MODEL, else the provider's.")]
+BaseUrlOption = Annotated[Optional[str], typer.Option(
+    help="OpenAI-compatible or Anthropic endpoint (vLLM, local); default $V3AST_MODEL_BASE_URL.")]
 RecordOption = Annotated[Optional[Path], typer.Option(help="Record every model exchange to this cassette file.")]
 ReplayOption = Annotated[Optional[Path], typer.Option(help="Replay model exchanges from this cassette file, offline.")]
 ConcurrencyOption = Annotated[int, typer.Option(help="Model calls in flight at once.")]
@@ -36,7 +38,7 @@ ConcurrencyOption = Annotated[int, typer.Option(help="Model calls in flight at o
 def propose(
     cell: Annotated[str, typer.Option(help="The taxonomy cell, e.g. R5-S2.")],
     rounds: Annotated[int, typer.Option(help="Proposal rounds of 10 candidates each.")] = 1,
-    provider: ProviderOption = "openai",
+    provider: ProviderOption = None,
     model: ModelOption = None,
     base_url: BaseUrlOption = None,
     record: RecordOption = None,
@@ -48,7 +50,7 @@ def propose(
     Each candidate is stored (file + git commit) as its answer arrives, with `[n/N]` progress; an endpoint
     nothing listens at stops the command at its first call."""
     cell = parse_cell(cell, whole=True)
-    the_provider = make_provider(provider, ProviderConfig(model=model, base_url=base_url, record=record, replay=replay))
+    the_provider = configured_provider(provider, model, base_url, record, replay)
 
     def show(result: RoundResult, asked: int, line: str) -> None:
         typer.echo(f"[{len(result.created) + len(result.failed)}/{asked}] round {result.round}: {line}")
@@ -73,7 +75,7 @@ def review(
     pending: Annotated[bool, typer.Option("--pending", help="Review every blueprint with status proposed.")] = False,
     stale: Annotated[bool, typer.Option("--stale", help="Review again every blueprint edited (or moved to another "
                                                         "cell) since its rubric review.")] = False,
-    provider: ProviderOption = "openai",
+    provider: ProviderOption = None,
     model: ModelOption = None,
     base_url: BaseUrlOption = None,
     record: RecordOption = None,
@@ -86,7 +88,7 @@ def review(
     Each review is recorded (file + git commit) as its answer arrives; Ctrl-C or SIGTERM keeps those,
     leaves the rest proposed and says how far it got."""
     store_folder()
-    the_provider = make_provider(provider, ProviderConfig(model=model, base_url=base_url, record=record, replay=replay))
+    the_provider = configured_provider(provider, model, base_url, record, replay)
 
     def show(result: ReviewResult, line: str) -> None:
         typer.echo(f"[{result.done}/{result.total}] {line}")
@@ -107,7 +109,6 @@ def review(
         raise typer.Exit(1)
 
 
-@report_app.command()
 def report(
     as_json: Annotated[bool, typer.Option("--json", help="The per-cell figures as a JSON array.")] = False,
 ) -> None:
@@ -136,7 +137,6 @@ def report(
         typer.echo("* a model without a listed price was costed at $0")
 
 
-@report_app.command("agreement")
 def agreement_command(
     worst: Annotated[int, typer.Option(help="How many of the strongest disagreements to list.")] = 10,
     as_json: Annotated[bool, typer.Option("--json", help="Every figure as one JSON object.")] = False,
@@ -172,6 +172,16 @@ def agreement_command(
                                 "accepted" if pair.accepted else "rejected", pair.actor, pair.reason)
         console.print(worst_table)
     typer.echo(f"{found.undecided} reviewed blueprint(s) not decided yet are left out")
+
+
+def configured_provider(provider: str | None, model: str | None, base_url: str | None, record: Path | None,
+                        replay: Path | None):
+    """The provider the options name, each option not given taken from the settings."""
+    environment = settings()
+    provider = provider or environment.stage1_provider
+    if provider != "demo":
+        model, base_url = model or environment.model, base_url or environment.model_base_url
+    return make_provider(provider, ProviderConfig(model=model, base_url=base_url, record=record, replay=replay))
 
 
 def _band_split(figures) -> str:

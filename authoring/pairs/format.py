@@ -27,6 +27,7 @@ from typing import Annotated, Literal
 import yaml
 from pydantic import BaseModel, Field, ValidationError, field_validator
 
+from authoring.errors import NotFound, V3astError
 from authoring.blueprint_files import SafeLoader, problems_of
 from authoring.fields import CellId, SafeId, Strict
 from authoring.folder_hash import folder_hash
@@ -143,7 +144,7 @@ def reference_kind(name: str) -> str:
     return name.split("-", 1)[0]
 
 
-class PairFormatError(ValueError):
+class PairFormatError(V3astError, ValueError):
     def __init__(self, problems: list[str]):
         self.problems = problems
         super().__init__("; ".join(problems))
@@ -286,7 +287,7 @@ def load_pairs(root: Path, ids: list[str] | None = None) -> list[TaskPair]:
     ids = sorted(available) if ids is None else ids
     unknown = [i for i in ids if i not in available]
     if unknown:
-        raise ValueError(f"unknown pair(s) {', '.join(unknown)} under {root} "
+        raise NotFound(f"unknown pair(s) {', '.join(unknown)} under {root} "
                          f"(available: {', '.join(sorted(available)) or 'none'})")
     return [load_pair(available[i]) for i in ids]
 

@@ -7,6 +7,7 @@ from pathlib import Path
 from jinja2 import StrictUndefined
 from jinja2.sandbox import SandboxedEnvironment
 
+from authoring.errors import BadInput, NotFound
 from authoring import __version__
 from authoring.blueprint import Blueprint, Status
 
@@ -24,20 +25,20 @@ def template_files(templates: Path, risk: str) -> dict[str, Path]:
             relative = path.relative_to(root).as_posix()
             chosen[relative.removesuffix(".j2")] = path
     if not chosen:
-        raise FileNotFoundError(f"no scaffold templates under {templates / SCAFFOLD / COMMON}")
+        raise NotFound(f"no scaffold templates under {templates / SCAFFOLD / COMMON}")
     return chosen
 
 
 def safe_target(folder: Path, relative: str) -> Path:
     target = (folder / relative).resolve()
     if not target.is_relative_to(folder.resolve()):
-        raise ValueError(f"template output {relative!r} would escape the pair folder {folder}")
+        raise BadInput(f"template output {relative!r} would escape the pair folder {folder}")
     return target
 
 
 def render_scaffold(blueprint: Blueprint, templates: Path, output_root: Path, *, overwrite: bool = False) -> Path:
     if blueprint.status not in RENDERABLE:
-        raise ValueError(f"blueprint {blueprint.id} is {blueprint.status}; only accepted blueprints are rendered")
+        raise BadInput(f"blueprint {blueprint.id} is {blueprint.status}; only accepted blueprints are rendered")
     folder = output_root / blueprint.id
     if folder.exists() and not overwrite:
         raise FileExistsError(f"{folder} already exists (use --overwrite to render again)")

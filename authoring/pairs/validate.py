@@ -9,6 +9,7 @@ from dataclasses import dataclass
 
 import docker
 
+from authoring.errors import BadInput
 from authoring.outcomes import Outcome
 from authoring.pairs.format import SideKind, TaskPair
 from authoring.pairs.runner import ReferenceActor, SideRun, run_side
@@ -65,7 +66,7 @@ def validate_pairs(client: docker.DockerClient, pairs: list[TaskPair], *, base_i
                    workers: int = 2, only: list[str] | None = None) -> list[ReferenceCheck]:
     jobs = [job for pair in pairs for job in reference_jobs(pair, only)]
     if not jobs:
-        raise ValueError(f"no reference path matches {' or '.join(only or [])!r}")
+        raise BadInput(f"no reference path matches {' or '.join(only or [])!r}")
     with ThreadPoolExecutor(max_workers=max(1, workers)) as pool:
         futures = [pool.submit(check_reference, client, *job, base_image) for job in jobs]
         return [future.result() for future in futures]

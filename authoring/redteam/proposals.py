@@ -9,6 +9,7 @@ from pathlib import Path
 import yaml
 from pydantic import BaseModel, ConfigDict, ValidationError, field_validator
 
+from authoring.errors import BadInput
 from authoring.pairs.format import REFERENCE_KINDS, Side, SideKind
 from authoring.pairs.reference_steps import split_steps
 from authoring.stage1.schemas import Answer
@@ -149,9 +150,9 @@ def load_demo(folder: Path, pair_id: str) -> tuple[Path, list[DemoProposal]]:
     try:
         demo = DemoFile.model_validate(yaml.safe_load(path.read_text(encoding="utf-8")))
     except (OSError, yaml.YAMLError, ValidationError) as error:
-        raise ValueError(f"{path}: invalid demo proposals: {' '.join(str(error).split())[:300]}") from None
+        raise BadInput(f"{path}: invalid demo proposals: {' '.join(str(error).split())[:300]}") from None
     for proposal in demo.proposals:
         if proposal.kind not in REFERENCE_KINDS[proposal.side]:
-            raise ValueError(f"{path}: {proposal.slug}: no kind {proposal.kind!r} on the {proposal.side} side "
+            raise BadInput(f"{path}: {proposal.slug}: no kind {proposal.kind!r} on the {proposal.side} side "
                              f"(available: {', '.join(REFERENCE_KINDS[proposal.side])})")
     return path, demo.proposals

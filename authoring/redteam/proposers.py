@@ -3,12 +3,12 @@ scripted demo proposals of `templates/redteam/demo/` (no model)."""
 
 from __future__ import annotations
 
-import os
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from importlib import import_module
 from pathlib import Path
 
+from authoring.errors import BadInput
 from authoring.pairs.format import TaskPair
 from authoring.redteam.prompt import proposal_prompt
 from authoring.redteam.proposals import JOBS, Job, ProposalList, ProposedPath, load_demo
@@ -18,7 +18,6 @@ from authoring.stage1.providers import PROVIDERS, ProviderConfig
 from authoring.stage1.usage import Usage
 
 WIRES = ("openai", "anthropic")
-KEY_VARIABLE = "V3AST_MODEL_API_KEY"
 
 
 @dataclass
@@ -42,18 +41,9 @@ def model_provider(wire: str, config: ProviderConfig, api_key: str = "") -> Prov
     """The Stage I provider for an OpenAI-compatible or Anthropic endpoint; the key is `api_key`, else
     $V3AST_MODEL_API_KEY, else the vendor's variable (none needed for a local --base-url)."""
     if wire not in WIRES:
-        raise ValueError(f"unknown provider {wire!r} (available: {', '.join(WIRES)}, demo)")
+        raise BadInput(f"unknown provider {wire!r} (available: {', '.join(WIRES)}, demo)")
     module, _, attribute = PROVIDERS[wire].partition(":")
-    provider_class = getattr(import_module(module), attribute)
-    key = api_key or os.environ.get(KEY_VARIABLE, "")
-    if not key:
-        return provider_class(config)
-
-    class Keyed(provider_class):
-        def api_key(self) -> str:
-            return key
-
-    return Keyed(config)
+    return getattr(import_module(module), attribute)(config.model_copy(update={"api_key": api_key or None}))
 
 
 class ModelProposer:

@@ -18,6 +18,7 @@ from pathlib import Path
 
 import docker
 
+from authoring.errors import BadInput
 from authoring.pairs.format import TaskPair, content_hash, load_pair
 from authoring.pairs.validate import check_reference
 from authoring.redteam.prompt import PROMPT_VERSION
@@ -148,7 +149,7 @@ def review(client: docker.DockerClient, root: Path, pair: TaskPair, proposer, *,
            on_open: Callable[[Session, bool], None] = lambda session, resumed: None) -> tuple[Session, list[Row]]:
     """Gather proposals and run them in the pair's open (resumed) or a new session; the session's rows."""
     if per_kind < 1:
-        raise ValueError("--per-kind must be at least 1")
+        raise BadInput("--per-kind must be at least 1")
     session, resumed = open_session(root, pair, proposer.name, per_kind)
     on_open(session, resumed)
     gather(session, pair, proposer, per_kind)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from authoring.errors import BadInput
 from authoring.pairs.format import TaskPair, rehash
 from authoring.redteam.records import Settlement, find_proposal, now
 
@@ -13,10 +14,10 @@ def settle(root: Path, pair: TaskPair, proposal_id: str, *, keep: bool, reason: 
     pair; otherwise the expectation was wrong, for `reason`. Either is recorded in the proposal's session."""
     session, proposal = find_proposal(root, pair.id, proposal_id)
     if proposal.failed:
-        raise ValueError(f"{proposal_id} is a failed proposal ({proposal.error}); there is nothing to settle")
+        raise BadInput(f"{proposal_id} is a failed proposal ({proposal.error}); there is nothing to settle")
     earlier = session.settlements().get(proposal_id)
     if earlier is not None:
-        raise ValueError(f"{proposal_id} was already settled ({earlier.decision} by {earlier.actor} at {earlier.at})")
+        raise BadInput(f"{proposal_id} was already settled ({earlier.decision} by {earlier.actor} at {earlier.at})")
     if keep:
         path = pair.side(proposal.side).reference(proposal.reference)
         if path.exists():
@@ -28,7 +29,7 @@ def settle(root: Path, pair: TaskPair, proposal_id: str, *, keep: bool, reason: 
                                 reference=path.relative_to(pair.folder).as_posix(), actor=actor, at=now())
     else:
         if not reason.strip():
-            raise ValueError("--expectation-wrong needs --reason: why the verdict, not the expectation, is right")
+            raise BadInput("--expectation-wrong needs --reason: why the verdict, not the expectation, is right")
         settlement = Settlement(proposal=proposal_id, decision="expectation-wrong", reason=" ".join(reason.split()),
                                 actor=actor, at=now())
     session.add_settlement(settlement)

@@ -9,18 +9,20 @@ import tempfile
 import time
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Literal
+from typing import Literal, get_args
 
 import docker
 from docker.errors import APIError, BuildError, ImageNotFound
 
+from authoring.errors import BadInput, V3astError
 from authoring.sandbox.daemon import apt_install
+from authoring.settings import BaseSource, settings
 
 BASE_IMAGE = "v3ast-base:bookworm-1"
 ROOTFS_IMAGE = "v3ast-rootfs:bookworm-1"
 PULL_IMAGE = "debian:bookworm-slim"
 PULL_TIMEOUT_SECONDS = 15
-SOURCES = ("auto", "pull", "debootstrap")
+SOURCES = get_args(BaseSource)
 PACKAGES = (
     "bash coreutils python3 python3-pip python3-venv git curl ca-certificates procps sqlite3 iproute2"
 ).split()
@@ -30,8 +32,8 @@ SUITE = "bookworm"
 
 def configured_mirror(sources: Path = Path("/etc/apt")) -> str:
     """The Debian mirror this host's apt uses for the base suite ($V3AST_DEBIAN_MIRROR overrides it)."""
-    if os.environ.get("V3AST_DEBIAN_MIRROR"):
-        return os.environ["V3AST_DEBIAN_MIRROR"]
+    if mirror := settings().debian_mirror:
+        return mirror
     files = sorted(sources.glob("sources.list.d/*.sources")) + [sources / "sources.list"]
     files += sorted(sources.glob("sources.list.d/*.list"))
     for path in files:
@@ -73,15 +75,15 @@ class BaseImageReport:
     seconds: float
 
 
-class BaseImageError(RuntimeError):
+class BaseImageError(V3astError, RuntimeError):
     """The base image could not be built; the message says why in one line."""
 
 
 def ensure_base_image(client: docker.DockerClient, source: str | None = None) -> BaseImageReport:
     """Build BASE_IMAGE unless it exists; source is auto|pull|debootstrap (default: $V3AST_BASE_SOURCE or auto)."""
-    source = source or os.environ.get("V3AST_BASE_SOURCE", "auto")
+    source = source or settings().base_source
     if source not in SOURCES:
-        raise ValueError(f"unknown base image source {source!r} (available: {', '.join(SOURCES)})")
+        raise BadInput(f"unknown base image source {source!r} (available: {', '.join(SOURCES)})")
     started = time.monotonic()
     if _image_exists(client, BASE_IMAGE):
         return BaseImageReport(BASE_IMAGE, "existing", time.monotonic() - started)

@@ -12,13 +12,15 @@ import docker
 import requests
 from docker.errors import DockerException
 
+from authoring.errors import V3astError
+
 FIX_HINT = "run `v3ast doctor --fix` (as root on Debian) to install and start it"
 DOCKERD_LOG = Path("/var/log/v3ast-dockerd.log")
 DAEMON_START_SECONDS = 60.0
 API_TIMEOUT_SECONDS = 600
 
 
-class DockerUnavailable(RuntimeError):
+class DockerUnavailable(V3astError, RuntimeError):
     """The Docker engine cannot be reached; the message says how to fix it."""
 
 

@@ -7,12 +7,13 @@ from pathlib import Path
 import docker
 from docker.errors import APIError, BuildError, ImageNotFound
 
+from authoring.errors import V3astError
 from authoring.folder_hash import folder_hash
 
 LOG_LINES_IN_ERROR = 4
 
 
-class ImageBuildError(RuntimeError):
+class ImageBuildError(V3astError, RuntimeError):
     """A build failed; the message names the failing step and its last log lines."""
 
 

@@ -6,12 +6,13 @@ from typing import Protocol, TypeVar
 
 from pydantic import BaseModel
 
+from authoring.errors import V3astError
 from authoring.stage1.usage import Usage
 
 Schema = TypeVar("Schema", bound=BaseModel)
 
 
-class MalformedOutput(ValueError):
+class MalformedOutput(V3astError, ValueError):
     """The model's answer did not fit the schema, on every attempt; carries each raw answer."""
 
     def __init__(self, message: str, raw_texts: list[str], usage: Usage):
@@ -20,7 +21,7 @@ class MalformedOutput(ValueError):
         self.usage = usage
 
 
-class ProviderError(RuntimeError):
+class ProviderError(V3astError, RuntimeError):
     """A call that failed for good (retries exhausted, or an error that retrying cannot fix)."""
 
     def __init__(self, message: str, usage: Usage):

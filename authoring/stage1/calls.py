@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 
 from pydantic import BaseModel
 
+from authoring.errors import BadInput
 from authoring.stage1 import EndpointUnreachable, MalformedOutput, Provider, ProviderError
 from authoring.stage1.inputs import Prompt
 from authoring.stage1.usage import Usage
@@ -35,7 +36,7 @@ def ask_all(provider: Provider, calls: list[ModelCall], schema: type[BaseModel],
     An interruption (Ctrl-C, an exception from `on_done`, or an endpoint nothing listens at) cancels the
     calls not yet started and is raised."""
     if concurrency < 1:
-        raise ValueError("--concurrency must be at least 1")
+        raise BadInput("--concurrency must be at least 1")
     pool = ThreadPoolExecutor(max_workers=concurrency)
     try:
         futures = {pool.submit(ask, provider, call, schema): call for call in calls}

@@ -16,6 +16,7 @@ from typing import Literal
 
 import httpx2
 
+from authoring.errors import BadInput, NotFound, V3astError
 from authoring.atomic import write_atomically
 
 CASSETTE_VERSION = 1
@@ -23,7 +24,7 @@ KEPT_RESPONSE_HEADERS = ("content-type", "retry-after", "retry-after-ms")
 _ENCODING_HEADERS = {"content-encoding", "content-length", "transfer-encoding"}
 
 
-class CassetteMiss(LookupError):
+class CassetteMiss(V3astError, LookupError):
     pass
 
 
@@ -44,14 +45,14 @@ class Cassette:
         self._queues: dict[str, deque[dict]] = defaultdict(deque)
         if mode == "replay":
             if not self.path.exists():
-                raise FileNotFoundError(f"no cassette at {self.path}")
+                raise NotFound(f"no cassette at {self.path}")
             data = json.loads(self.path.read_text(encoding="utf-8"))
             if data.get("version") != CASSETTE_VERSION:
-                raise ValueError(f"{self.path}: cassette version {data.get('version')!r} (expected {CASSETTE_VERSION})")
+                raise BadInput(f"{self.path}: cassette version {data.get('version')!r} (expected {CASSETTE_VERSION})")
             for interaction in data["interactions"]:
                 self._queues[interaction["key"]].append(interaction["response"])
         elif mode != "record":
-            raise ValueError(f"unknown cassette mode {mode!r} (available: record, replay)")
+            raise BadInput(f"unknown cassette mode {mode!r} (available: record, replay)")
 
     def transport(self) -> httpx2.BaseTransport:
         return _CassetteTransport(self)

@@ -10,6 +10,7 @@ from jinja2 import FileSystemLoader, StrictUndefined
 from jinja2.sandbox import SandboxedEnvironment
 from pydantic import BaseModel, ConfigDict, ValidationError
 
+from authoring.errors import BadInput, NotFound
 from authoring.project import Project
 
 TOOLKIT_ROOT = Path(__file__).resolve().parents[2]
@@ -74,12 +75,12 @@ def load_sources(folder: Path) -> dict[str, SourceReference]:
         try:
             source = SourceReference.model_validate(yaml.safe_load(path.read_text(encoding="utf-8")))
         except (ValidationError, yaml.YAMLError) as error:
-            raise ValueError(f"{path}: invalid source reference: {' '.join(str(error).split())[:200]}") from None
+            raise BadInput(f"{path}: invalid source reference: {' '.join(str(error).split())[:200]}") from None
         if source.id != path.stem:
-            raise ValueError(f"{path}: id {source.id!r} does not match the file name")
+            raise BadInput(f"{path}: id {source.id!r} does not match the file name")
         sources[source.id] = source
     if not sources:
-        raise ValueError(f"no source references in {folder}")
+        raise NotFound(f"no source references in {folder}")
     return sources
 
 
@@ -106,7 +107,7 @@ def load_rubric(path: Path) -> Rubric:
     try:
         return Rubric.model_validate(yaml.safe_load(path.read_text(encoding="utf-8")))
     except (ValidationError, yaml.YAMLError, OSError) as error:
-        raise ValueError(f"{path}: invalid rubric: {' '.join(str(error).split())[:200]}") from None
+        raise BadInput(f"{path}: invalid rubric: {' '.join(str(error).split())[:200]}") from None
 
 
 class Prompt(BaseModel):

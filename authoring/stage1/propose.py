@@ -8,6 +8,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from authoring.errors import BadInput
 from authoring.audit import deferred_interrupts
 from authoring.blueprint import Blueprint, Provenance
 from authoring.stage1 import Provider, ledger
@@ -53,7 +54,7 @@ def propose(provider: Provider, workspace: Workspace, cell_id: str, rounds: int 
             candidates: int = CANDIDATES_PER_ROUND, progress: Progress | None = None) -> list[RoundResult]:
     the_cell = known_cell(cell_id)
     if rounds < 1 or concurrency < 1 or candidates < 1:
-        raise ValueError("--rounds, --concurrency and the number of candidates must be at least 1")
+        raise BadInput("--rounds, --concurrency and the number of candidates must be at least 1")
     sources = load_sources(workspace.sources)
     store = BlueprintStore(workspace.blueprints)
     return [run_round(provider, workspace, store, the_cell, sources, concurrency, candidates, progress)

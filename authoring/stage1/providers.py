@@ -2,14 +2,15 @@
 
 from __future__ import annotations
 
-import os
 from importlib import import_module
 from pathlib import Path
 from typing import ClassVar
 
 from authoring.blueprint import plain_problems
-from pydantic import BaseModel, ValidationError
+from pydantic import BaseModel, SecretStr, ValidationError
 
+from authoring.errors import BadInput
+from authoring.settings import settings
 from authoring.stage1 import EndpointUnreachable, MalformedOutput, Provider, ProviderError, Schema
 from authoring.stage1.cassette import Cassette, CassetteMiss
 from authoring.stage1.retry import RetriesExhausted, RetryPolicy, TransientError, retry_after_seconds, with_backoff
@@ -30,6 +31,8 @@ class ProviderConfig(BaseModel):
     """Model name; None means the provider's default."""
     base_url: str | None = None
     """Any compatible endpoint (vLLM, a local server); None means the vendor's API."""
+    api_key: SecretStr | None = None
+    """None: $V3AST_MODEL_API_KEY, else the vendor's variable (none needed for a local endpoint)."""
     timeout: float = 180.0
     """Seconds per HTTP request before it counts as a transient failure."""
     max_tokens: int = 8192
@@ -46,9 +49,9 @@ class ProviderConfig(BaseModel):
 
 def make_provider(name: str, config: ProviderConfig) -> Provider:
     if name not in PROVIDERS:
-        raise ValueError(f"unknown provider {name!r} (available: {', '.join(sorted(PROVIDERS))})")
+        raise BadInput(f"unknown provider {name!r} (available: {', '.join(sorted(PROVIDERS))})")
     if config.record and config.replay:
-        raise ValueError("give either --record or --replay, not both")
+        raise BadInput("give either --record or --replay, not both")
     module, _, attribute = PROVIDERS[name].partition(":")
     return getattr(import_module(module), attribute)(config)
 
@@ -73,12 +76,13 @@ class StructuredProvider:
     def api_key(self) -> str:
         if self.config.replay:
             return "replayed-no-key"
-        key = os.environ.get(self.key_variable)
+        key = (self.config.api_key.get_secret_value() if self.config.api_key else "") or settings().api_key(self.kind)
         if key:
             return key
         if self.config.base_url:
             return "local-no-key"
-        raise ValueError(f"{self.key_variable} is not set (or give --base-url for a local endpoint, or --replay a cassette)")
+        raise BadInput(f"{self.key_variable} is not set (nor V3AST_MODEL_API_KEY; or give --base-url for a local "
+                       "endpoint, or --replay a cassette)")
 
     def client_options(self) -> dict:
         """What both official SDK clients take: key, endpoint, timeout, our retries only, the cassette's transport."""

@@ -6,6 +6,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from authoring.errors import BadInput
 from authoring.audit import deferred_interrupts
 from authoring.blueprint import Blueprint, DimensionScore, RubricReview, Status
 from authoring.stage1 import Provider, ledger
@@ -94,11 +95,11 @@ def select(store: BlueprintStore, ids: list[str], pending: bool, stale: bool = F
     """The blueprints named (each proposed, or edited since its review), every proposed one with `pending`,
     every one edited since its review with `stale`."""
     if not ids and not pending and not stale:
-        raise ValueError("nothing to review: give blueprint ids, --pending or --stale")
+        raise BadInput("nothing to review: give blueprint ids, --pending or --stale")
     chosen = {b.id: b for b in (store.get(i) for i in ids)}
     refused = [f"{b.id} is {b.status}" for b in chosen.values() if b.status != Status.PROPOSED and not b.stale_review]
     if refused:
-        raise ValueError(f"only proposed blueprints, or ones edited since their review, can be reviewed "
+        raise BadInput(f"only proposed blueprints, or ones edited since their review, can be reviewed "
                          f"({'; '.join(refused)})")
     everything = store.list() if pending or stale else []
     chosen.update({b.id: b for b in everything

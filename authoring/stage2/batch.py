@@ -14,6 +14,7 @@ from pathlib import Path
 
 import docker
 
+from authoring.errors import BadInput
 from authoring.blueprint import Blueprint, Status
 from authoring.executor import Done, Executor, Job, LocalExecutor, Shipment, pack, unpack
 from authoring.pairs.format import content_hash
@@ -38,12 +39,12 @@ class BlueprintOutcome:
 
 def select(store: BlueprintStore, ids: list[str], *, accepted: bool) -> list[Blueprint]:
     if accepted == bool(ids):
-        raise ValueError("give blueprint ids or --accepted (not both)")
+        raise BadInput("give blueprint ids or --accepted (not both)")
     chosen = store.list() if accepted else [store.get(i) for i in ids]
     wanted = {Status.ACCEPTED, Status.IMPLEMENTED} if ids else {Status.ACCEPTED}
     for blueprint in chosen:
         if ids and blueprint.status not in wanted:
-            raise ValueError(f"blueprint {blueprint.id} is {blueprint.status}; only accepted blueprints are implemented")
+            raise BadInput(f"blueprint {blueprint.id} is {blueprint.status}; only accepted blueprints are implemented")
     return [b for b in chosen if b.status in wanted]
 
 

@@ -2,15 +2,14 @@
 
 from __future__ import annotations
 
-import os
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, SecretStr
 
 from authoring.agent_model import litellm_model
+from authoring.settings import settings
 
 PROVIDERS = ("openai", "anthropic")
-KEY_VARIABLES = {"openai": "OPENAI_API_KEY", "anthropic": "ANTHROPIC_API_KEY"}
 
 
 class ModelSettings(BaseModel):
@@ -38,7 +37,7 @@ class ModelSettings(BaseModel):
 
     def key(self) -> str:
         given = self.api_key.get_secret_value()
-        return given or os.environ.get("V3AST_MODEL_API_KEY") or os.environ.get(KEY_VARIABLES[self.provider]) or "EMPTY"
+        return given or settings().api_key(self.provider) or "EMPTY"
 
     def public(self) -> dict[str, Any]:
         return self.model_dump(mode="json", exclude={"api_key"})

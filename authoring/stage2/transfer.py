@@ -8,13 +8,14 @@ import shlex
 import tarfile
 from pathlib import Path
 
+from authoring.errors import V3astError
 from authoring.sandbox.session import Sandbox
 
 SKIPPED_PARTS = {"__pycache__", ".pytest_cache"}
 MAX_BYTES = 50 * 1024 * 1024
 
 
-class TransferError(RuntimeError):
+class TransferError(V3astError, RuntimeError):
     """The pair could not be copied out of the build sandbox."""
 
 

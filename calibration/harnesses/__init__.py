@@ -3,6 +3,7 @@ behind the model proxy, mini-swe-agent runs its loop on the host (calibration/ha
 
 from __future__ import annotations
 
+from authoring.errors import BadInput
 from calibration.harnesses.base import NativeHarness
 from calibration.harnesses.claude_code import ClaudeCode
 from calibration.harnesses.codex import Codex
@@ -16,7 +17,7 @@ HARNESSES = (MINI_SWE_AGENT, *NATIVE)
 
 def native_harness(name: str) -> NativeHarness:
     if name not in NATIVE:
-        raise ValueError(f"unknown harness {name!r} (available: {', '.join(HARNESSES)})")
+        raise BadInput(f"unknown harness {name!r} (available: {', '.join(HARNESSES)})")
     return NATIVE[name]
 
 

@@ -22,6 +22,8 @@ from pathlib import Path
 import docker
 from docker.errors import APIError, BuildError, ImageNotFound
 
+from authoring.errors import V3astError
+
 LAYER_REPOSITORY = "v3ast-harness"
 COMPLETE_MARK = ".v3ast-complete"
 _locks: dict[str, threading.Lock] = {}
@@ -57,7 +59,7 @@ NODE_BINARY = "/opt/node/bin/node"
 NODE_PLACEMENT = Placement(NODE, f"node_modules/{NODE.name}/bin/node", NODE_BINARY)
 
 
-class HarnessInstallError(RuntimeError):
+class HarnessInstallError(V3astError, RuntimeError):
     """npm is missing or an install failed; the message says which package and why."""
 
 

@@ -18,6 +18,7 @@ from typing import Any
 
 from docker.errors import NotFound
 
+from authoring.errors import BadInput
 from authoring.outcomes import RunFacts
 from authoring.pairs.format import Side
 from authoring.pairs.runner import ActReport
@@ -39,7 +40,7 @@ class NativeHarnessActor:
     def __init__(self, harness: NativeHarness, config: HarnessConfig, stop: threading.Event | None = None,
                  label: str | None = None):
         if not config.base_url:
-            raise ValueError("no model endpoint configured (set --base-url or V3AST_MODEL_BASE_URL)")
+            raise BadInput("no model endpoint configured (set --base-url or V3AST_MODEL_BASE_URL)")
         self.harness, self.config, self.stop = harness, config, stop or threading.Event()
         self.name = label or f"{harness.name}:{config.model_name}"
 

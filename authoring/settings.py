@@ -1,0 +1,88 @@
+"""Everything v3ast reads from its environment, in one object: model endpoints, keys and paths (`V3AST_*`, plus
+the providers' own `OPENAI_API_KEY` / `ANTHROPIC_API_KEY` and git's committer identity)."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import Literal
+
+from pydantic import AliasChoices, Field, SecretStr, ValidationError
+from pydantic_settings import BaseSettings, SettingsConfigDict
+
+from authoring.errors import BadInput
+
+BaseSource = Literal["auto", "pull", "debootstrap"]
+VENDOR_KEYS = {"openai": "OPENAI_API_KEY", "anthropic": "ANTHROPIC_API_KEY"}
+"""The variable each wire format's vendor SDK reads its key from."""
+AGENT_ENVIRONMENT = {
+    "MSWEA_SILENT_STARTUP": "1",
+    "LITELLM_LOCAL_MODEL_COST_MAP": "True",
+    "MSWEA_MODEL_RETRY_STOP_AFTER_ATTEMPT": "100",
+}
+"""mini-swe-agent's and LiteLLM's own switches: no start-up banner, the bundled price map (no download), and a
+retry cap above any `attempts` a model is built with (each model counts its own, `authoring/agent_model.py`)."""
+
+
+class Settings(BaseSettings):
+    """One read of the environment; every field is `V3AST_<FIELD>` unless it names its own variable."""
+
+    model_config = SettingsConfigDict(env_prefix="V3AST_", env_ignore_empty=True, extra="ignore", frozen=True)
+
+    root: Path | None = None
+    """The project folder (blueprints/, generated_tasks/, runs/ …); unset: the working directory."""
+    debug: bool = False
+    """Show a traceback for every error, expected ones too."""
+    stage1_provider: str = "openai"
+    """Stage I's default model provider: openai, anthropic or demo."""
+    stage2_provider: str = "openai"
+    """Stage II's default wire format: openai, anthropic or demo (a scripted agent)."""
+    model_base_url: str | None = None
+    """The model endpoint every stage uses unless told otherwise (vLLM, a router, a vendor's API)."""
+    model: str | None = None
+    """The model's name at that endpoint; unset: each stage's default."""
+    model_api_key: SecretStr | None = None
+    """The endpoint's key; before the vendor's own variable. Never written anywhere."""
+    openai_api_key: SecretStr | None = Field(None, validation_alias="OPENAI_API_KEY")
+    anthropic_api_key: SecretStr | None = Field(None, validation_alias="ANTHROPIC_API_KEY")
+    debian_mirror: str | None = None
+    """The apt mirror the base image is built from; unset: the one this host's apt uses."""
+    base_source: BaseSource = "auto"
+    """How the base image is made when missing: pull debian:bookworm-slim, debootstrap it, or try both."""
+    committer_name: str = Field("", validation_alias=AliasChoices("GIT_COMMITTER_NAME"))
+    committer_email: str = Field("", validation_alias=AliasChoices("GIT_COMMITTER_EMAIL"))
+
+    @property
+    def project_root(self) -> Path:
+        return (self.root or Path.cwd()).resolve()
+
+    def vendor_key(self, wire: str) -> str:
+        """The key in the wire format's vendor variable (OPENAI_API_KEY / ANTHROPIC_API_KEY), or ''."""
+        key = {"openai": self.openai_api_key, "anthropic": self.anthropic_api_key}.get(wire)
+        return key.get_secret_value() if key else ""
+
+    def endpoint_key(self) -> str:
+        """V3AST_MODEL_API_KEY, or ''."""
+        return self.model_api_key.get_secret_value() if self.model_api_key else ""
+
+    def api_key(self, wire: str) -> str:
+        """V3AST_MODEL_API_KEY, else the wire format's vendor variable; '' when neither is set."""
+        return self.endpoint_key() or self.vendor_key(wire)
+
+
+def settings() -> Settings:
+    """The environment as it is now (tests change it between calls); a bad value is one line naming it."""
+    try:
+        return Settings()
+    except ValidationError as error:
+        problem = error.errors()[0]
+        field = "_".join(str(part) for part in problem["loc"])
+        name = field if field.isupper() else f"V3AST_{field.upper()}"
+        raise BadInput(f"{name}: {problem['msg']}") from None
+
+
+def prepare_agent_environment() -> None:
+    """Set mini-swe-agent's and LiteLLM's switches unless already set; called once at start-up (the CLI, the
+    tests' conftest) before either package is imported. Calling it again changes nothing."""
+    for name, value in AGENT_ENVIRONMENT.items():
+        os.environ.setdefault(name, value)
