@@ -1,13 +1,13 @@
-"""Where a batch's jobs run: threads of this process (`local`) or tasks on a Ray cluster (`ray`).
+"""Where a batch's jobs run: threads of this process (`local`) or runner actors on a Ray cluster (`ray`).
 
 The driver (this process) plans the jobs and is the only writer of their results: every finished job is handed to
 `on_done` in the driver's thread, in the order jobs finish. A job names the folders it needs (`Shipment`: a pair,
-the templates) with their content hash; under Ray each folder goes once into the object store, every worker
-unpacks it on its node and hashes it again before running, and a mismatch is refused. A node whose toolkit
-version or base image differs from the driver's is refused. A lost worker or node is retried a bounded number of
-times, then handed back as an error (the caller records it as such, never as a verdict). Ctrl-C stops the jobs
-(cooperatively, then by force after a grace) and a janitor on every node removes the containers of runs whose
-process is gone, which it also does before any batch starts.
+the templates) with their content hash; under Ray each folder goes once into the object store, the runner unpacks
+it on its node and hashes it again before each job, and a mismatch is refused. A node whose toolkit version or
+base image differs from the driver's is refused. A job whose runner or node is lost is retried elsewhere a bounded
+number of times, then handed back as an error (the caller records it as such, never as a verdict). Ctrl-C stops
+the jobs (cooperatively, then by ending the runners after a grace) and a janitor on every node removes the
+containers of runs whose process is gone, which it also does before any batch starts.
 """
 
 from __future__ import annotations
@@ -222,8 +222,10 @@ class LocalExecutor(Executor):
 
 
 class RayExecutor(Executor):
-    """Tasks on the Ray cluster at RAY_ADDRESS, or on a local one started here; each task takes one `docker_slot`
-    of its node and runs on that node's engine."""
+    """Jobs on the Ray cluster at RAY_ADDRESS, or on a local one started here. One runner actor per node holds
+    some of the node's `docker_slot`s and runs that many jobs at once in its threads, on the node's engine,
+    like the local executor: its process imports the toolkit once, and a run's removal overlaps the next run's
+    start instead of holding a slot."""
 
     name = "ray"
 
@@ -260,63 +262,66 @@ class RayExecutor(Executor):
     def run(self, jobs: list[Job], on_done: OnDone, *, workers: int, base_image: str,
             on_tick: OnTick = lambda running: None) -> None:
         ray = self.ray
-        from ray.exceptions import RayError, RayTaskError, TaskCancelledError
+        from ray.exceptions import RayActorError, RayError, RayTaskError
 
-        driver = NodeIdentity.here(self.client, base_image)
+        runners = _Runners(ray, NodeIdentity.here(self.client, base_image), max(1, workers))
         shipped = {s: ray.put(pack(s.folder)) for job in jobs for s in job.shipments}
-        stop = ray.remote(StopSignal).options(num_cpus=0).remote()
-        task = ray.remote(_run_job).options(num_cpus=0, resources={SLOT: 1}, max_retries=0)
         queue, in_flight = deque((job, []) for job in jobs), {}
+
+        def retry_or_fail(job: Job, attempts: list, failed: dict[str, str]) -> None:
+            if len(attempts) + 1 < MAX_ATTEMPTS:
+                queue.append((job, [*attempts, failed]))
+            else:
+                lost = ExecutorError(f"failed {MAX_ATTEMPTS} times, last: {failed['error']}")
+                on_done(Done(job, error=lost, node=failed["node"], executor=self.name, attempts=attempts))
+
         try:
             while queue or in_flight:
-                while queue and len(in_flight) < max(1, workers):
-                    job, attempts = queue.popleft()
-                    ref = task.remote(job.call, driver, stop, [s.digest for s in job.shipments],
-                                      *[shipped[s] for s in job.shipments])
-                    in_flight[ref] = (job, attempts)
+                runners.place()
+                for runner in runners.free():
+                    while queue and runner.busy < runner.slots:
+                        job, attempts = queue.popleft()
+                        ref = runner.actor.run.remote(job.call, [s.digest for s in job.shipments],
+                                                      *[shipped[s] for s in job.shipments])
+                        runner.busy += 1
+                        in_flight[ref] = (job, attempts, runner)
+                if queue and not in_flight and not runners.live():
+                    error = runners.none_left()
+                    while queue:
+                        job, attempts = queue.popleft()
+                        on_done(Done(job, error=error, executor=self.name, attempts=attempts))
+                    break
                 on_tick(len(in_flight))
-                ready, _ = ray.wait(list(in_flight), num_returns=1, timeout=0.5)
+                ready, _ = ray.wait([*in_flight, *runners.starting()], num_returns=1, timeout=0.5)
                 for ref in ready:
-                    job, attempts = in_flight.pop(ref)
+                    if ref not in in_flight:
+                        runners.started(ref)
+                        continue
+                    job, attempts, runner = in_flight.pop(ref)
+                    runner.busy -= 1
                     try:
-                        value, node = ray.get(ref)
+                        value = ray.get(ref)
                     except RayTaskError as error:
                         cause = error.cause if isinstance(error.cause, BaseException) else error
-                        retry = isinstance(cause, NodeRefused) and len(attempts) + 1 < MAX_ATTEMPTS
-                        failed = {"node": getattr(cause, "node", ""), "error": f"{type(cause).__name__}: {cause}"}
-                        if retry:
-                            queue.append((job, [*attempts, failed]))
+                        if isinstance(cause, NodeRefused):
+                            runners.refuse(runner, str(cause))
+                            retry_or_fail(job, attempts, {"node": runner.node, "error": f"NodeRefused: {cause}"})
                         else:
-                            on_done(Done(job, error=cause, node=failed["node"], executor=self.name, attempts=attempts))
+                            on_done(Done(job, error=cause, node=runner.node, executor=self.name, attempts=attempts))
                         continue
-                    except (RayError, TaskCancelledError) as error:  # a lost worker or node
-                        failed = {"node": "", "error": f"{type(error).__name__}: {str(error)[:300]}"}
-                        if len(attempts) + 1 < MAX_ATTEMPTS:
-                            queue.append((job, [*attempts, failed]))
-                        else:
-                            lost = ExecutorError(f"lost {MAX_ATTEMPTS} times, last: {failed['error']}")
-                            on_done(Done(job, error=lost, executor=self.name, attempts=attempts))
+                    except (RayActorError, RayError) as error:  # a lost worker or node
+                        runners.lose(runner)
+                        retry_or_fail(job, attempts, {"node": runner.node,
+                                                      "error": f"{type(error).__name__}: {str(error)[:300]}"})
                         continue
-                    on_done(Done(job, value, node=node, executor=self.name, attempts=attempts))
+                    on_done(Done(job, value, node=runner.node, executor=self.name, attempts=attempts))
         except BaseException:
-            self._stop(stop, list(in_flight))
+            runners.stop(list(in_flight))
+            self._on_every_node(_node_janitor, "")
             raise
         finally:
+            runners.close()
             on_tick(0)
-
-    def _stop(self, stop, refs: list) -> None:
-        """Cooperative stop (each run ends at its next command and tears down), then force after a grace, then
-        the janitor on every node removes what the killed workers left."""
-        ray = self.ray
-        ray.get(stop.set.remote())
-        for ref in refs:
-            ray.cancel(ref)
-        _, stuck = ray.wait(refs, num_returns=len(refs), timeout=STOP_GRACE_SECONDS) if refs else ([], [])
-        for ref in stuck:
-            ray.cancel(ref, force=True)
-        if stuck:
-            ray.wait(stuck, num_returns=len(stuck), timeout=15)
-        self._on_every_node(_node_janitor, "")
 
     def _on_every_node(self, function: Callable, *args: Any) -> list[tuple[str, Any]]:
         """`function(*args)` on every live node with slots: (node id, its answer or the error)."""
@@ -337,17 +342,139 @@ class RayExecutor(Executor):
         return answers
 
 
-class StopSignal:
-    """A Ray actor the driver sets on Ctrl-C; every running task polls it."""
+@dataclass(eq=False)
+class _Runner:
+    actor: Any
+    node_id: str
+    slots: int
+    ready: Any
+    """The reference that resolves when the actor has started (to its node label and refusal)."""
+    node: str = ""
+    state: str = "starting"
+    busy: int = 0
 
-    def __init__(self) -> None:
-        self.stopped = False
 
-    def set(self) -> None:
-        self.stopped = True
+class _Runners:
+    """The batch's runner actors: at most one per node, `workers` slots in all, placed on nodes with slots that
+    have not refused the driver or lost a runner in this batch."""
 
-    def is_set(self) -> bool:
-        return self.stopped
+    def __init__(self, ray, driver: NodeIdentity, workers: int):
+        self.ray, self.driver, self.workers = ray, driver, workers
+        self.all: list[_Runner] = []
+        self.excluded: set[str] = set()
+        self.refusals: list[str] = []
+
+    def live(self) -> list[_Runner]:
+        return [r for r in self.all if r.state in ("starting", "ready")]
+
+    def free(self) -> list[_Runner]:
+        return [r for r in self.all if r.state == "ready" and r.busy < r.slots]
+
+    def starting(self) -> list:
+        return [r.ready for r in self.all if r.state == "starting"]
+
+    def place(self) -> None:
+        from ray.util.scheduling_strategies import NodeAffinitySchedulingStrategy
+
+        wanted = self.workers - sum(r.slots for r in self.live())
+        if wanted <= 0:
+            return
+        hosting = {r.node_id for r in self.live()}
+        nodes = sorted(((n["NodeID"], int(n["Resources"].get(SLOT, 0))) for n in self.ray.nodes()
+                        if n.get("Alive") and n["NodeID"] not in self.excluded | hosting),
+                       key=lambda node: -node[1])
+        for node_id, slots in nodes:
+            if wanted <= 0 or slots <= 0:
+                break
+            slots = min(slots, wanted)
+            actor = self.ray.remote(NodeRunner).options(
+                num_cpus=0, resources={SLOT: slots}, max_concurrency=slots + 2, max_restarts=0,
+                scheduling_strategy=NodeAffinitySchedulingStrategy(node_id, soft=False)).remote(self.driver)
+            self.all.append(_Runner(actor, node_id, slots, actor.start.remote()))
+            wanted -= slots
+
+    def started(self, ready) -> None:
+        runner = next(r for r in self.all if r.ready is ready)
+        try:
+            runner.node, refusal = self.ray.get(ready)
+        except Exception as error:  # the actor could not start: its node is lost or refuses it
+            runner.node = runner.node_id[:8]
+            self.lose(runner, f"node {runner.node}: runner did not start ({type(error).__name__})")
+            return
+        if refusal:
+            self.refuse(runner, refusal)
+        else:
+            runner.state = "ready"
+
+    def refuse(self, runner: _Runner, refusal: str) -> None:
+        self.refusals.append(refusal)
+        self.lose(runner)
+
+    def lose(self, runner: _Runner, why: str = "") -> None:
+        if why:
+            self.refusals.append(why)
+        if runner.state != "gone":
+            runner.state = "gone"
+            self.excluded.add(runner.node_id)
+            self.ray.kill(runner.actor)
+
+    def none_left(self) -> ExecutorError:
+        if self.refusals:
+            return NodeRefused(self.refusals[-1])
+        return ExecutorError(f"no node of the Ray cluster with a free `{SLOT}` is left for this batch")
+
+    def stop(self, refs: list) -> None:
+        """Cooperative stop (each run ends at its next command and tears down), then the runners are ended after
+        a grace (what a forced end leaves, the janitor removes)."""
+        for runner in self.live():
+            runner.actor.stop.remote()
+        if refs:
+            self.ray.wait(refs, num_returns=len(refs), timeout=STOP_GRACE_SECONDS)
+
+    def close(self) -> None:
+        """Wait for the runners' background removals (bounded), then end them."""
+        drains = [r.actor.drain.remote() for r in self.all if r.state == "ready"]
+        if drains:
+            self.ray.wait(drains, num_returns=len(drains), timeout=NODE_ANSWER_SECONDS)
+        for runner in self.all:
+            if runner.state != "gone":
+                runner.state = "gone"
+                self.ray.kill(runner.actor)
+
+
+class NodeRunner:
+    """A Ray actor on one node: runs jobs in its threads on the node's engine. Before each job it checks the node
+    against the driver and receives the job's folders (re-hashed, a mismatch refused); its stop event is what
+    every job it runs polls."""
+
+    def __init__(self, driver: NodeIdentity):
+        self.driver, self.stopping = driver, threading.Event()
+
+    def start(self) -> tuple[str, str | None]:
+        node = node_label()
+        return node, NodeIdentity.here(node_client(), self.driver.base_image).refusal(self.driver, node)
+
+    def run(self, call: Call, digests: list[str], *archives: bytes) -> Any:
+        node, client = node_label(), node_client()
+        if refusal := NodeIdentity.here(client, self.driver.base_image).refusal(self.driver, node):
+            raise _with_node(NodeRefused(refusal), node)
+        scratch = Path(tempfile.mkdtemp(prefix="v3ast-shipment-"))
+        try:
+            folders = [receive(archive, digest, node, scratch / str(i))
+                       for i, (archive, digest) in enumerate(zip(archives, digests))]
+            if self.stopping.is_set():
+                raise Stopped("stopped before it started")
+            return call(client, folders, self.stopping)
+        finally:
+            shutil.rmtree(scratch, ignore_errors=True)
+
+    def stop(self) -> None:
+        self.stopping.set()
+
+    def drain(self) -> None:
+        from authoring.sandbox.teardown import drain_teardowns
+
+        drain_teardowns()
 
 
 def janitor(client: docker.DockerClient) -> int:
@@ -385,37 +512,6 @@ def _node_janitor(base_image: str) -> tuple[str, NodeIdentity, int]:
     client = node_client()
     identity = NodeIdentity.here(client, base_image) if base_image else None
     return node_label(), identity, janitor(client)
-
-
-def _run_job(call: Call, driver: NodeIdentity, stop_signal, digests: list[str], *archives: bytes) -> tuple[Any, str]:
-    """A job on a worker: check the node, receive and re-hash the folders, run, wait for the run's teardown."""
-    from authoring.sandbox.teardown import drain_teardowns
-
-    node, client = node_label(), node_client()
-    if refusal := NodeIdentity.here(client, driver.base_image).refusal(driver, node):
-        raise _with_node(NodeRefused(refusal), node)
-    scratch = Path(tempfile.mkdtemp(prefix="v3ast-shipment-"))
-    stop, finished = threading.Event(), threading.Event()
-
-    def watch() -> None:
-        import ray
-
-        while not finished.wait(0.5):
-            if ray.get(stop_signal.is_set.remote()):
-                stop.set()
-                return
-
-    threading.Thread(target=watch, name="v3ast-stop-watch", daemon=True).start()
-    try:
-        folders = [receive(archive, digest, node, scratch / str(i))
-                   for i, (archive, digest) in enumerate(zip(archives, digests))]
-        if stop.is_set():
-            raise Stopped("stopped before it started")
-        return call(client, folders, stop), node
-    finally:
-        finished.set()
-        drain_teardowns()
-        shutil.rmtree(scratch, ignore_errors=True)
 
 
 def _with_node(error: ExecutorError, node: str) -> ExecutorError:
