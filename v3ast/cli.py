@@ -156,8 +156,13 @@ def _one_line(message: str) -> str:
 
 def main() -> None:
     prepare_agent_environment()
+    run(app)
+
+
+def run(command: typer.Typer, args: list[str] | None = None) -> None:
+    """Run `command` (sys.argv by default) and exit: expected and usage errors as one line, bugs as a traceback."""
     try:
-        code = app(standalone_mode=False)
+        code = command(args=args, standalone_mode=False)
     except KeyboardInterrupt:
         print("interrupted", file=sys.stderr)
         sys.exit(130)
