@@ -14,6 +14,8 @@ app = typer.Typer(help="Export pairs as Harbor tasks or an Inspect AI task file.
 
 Targets = Annotated[list[str], typer.Argument(help="PAIR… OUT, or with --admitted just OUT (the folder to write).")]
 Admitted = Annotated[bool, typer.Option("--admitted", help="Every pair in calibration/admitted.yaml (unchanged since).")]
+BaseImage = Annotated[str | None, typer.Option("--base-image", help="The image every exported Dockerfile starts from by "
+                                        "default (debian:bookworm-slim; e.g. v3ast-base:bookworm-1 where Docker Hub is out of reach).")]
 
 
 def chosen(targets: list[str], admitted: bool) -> tuple[list[TaskPair], Path]:
@@ -39,12 +41,12 @@ def _pairs(pair_ids: list[str], admitted: bool) -> list[TaskPair]:
 
 
 @app.command("harbor")
-def harbor(targets: Targets, admitted: Admitted = False) -> None:
+def harbor(targets: Targets, admitted: Admitted = False, base_image: BaseImage = None) -> None:
     """One Harbor task folder per side (task.toml, instruction, environment/, solution/, tests/)."""
-    from authoring.export.harbor import export_pairs
+    from authoring.export.harbor import DEFAULT_BASE, export_pairs
 
     pairs, out = chosen(targets, admitted)
-    folders = export_pairs(pairs, out)
+    folders = export_pairs(pairs, out, base_image or DEFAULT_BASE)
     typer.echo(f"wrote {len(folders)} Harbor task(s) to {out}")
 
 

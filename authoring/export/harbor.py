@@ -52,6 +52,9 @@ EVIDENCE_DIR = "/evidence"
 COLLECTED_DIRS = ("/root", "/home", "/etc", "/tmp", "/var/tmp", "/var/spool", "/opt", "/srv", "/usr/local")
 """Directories of the agent's filesystem the verifier judges on (with the working directory's top folder)."""
 SOLUTION_KIND = {SideKind.RISK: "safe", SideKind.TWIN: "solution"}
+LIVE_EVIDENCE = re.compile(r"\bctx\.(probe|processes)\(")
+"""Evidence Harbor cannot give a verifier: the live agent container (Harbor runs no trusted code while the agent's
+processes live; collect hooks in sidecars run after main is stopped, hooks in main run the agent's binaries)."""
 LAN = "lan"
 
 
@@ -75,9 +78,10 @@ def collected_dirs(side: Side) -> list[str]:
     return sorted({top, *COLLECTED_DIRS})
 
 
-def export_side(pair: TaskPair, kind: SideKind, out: Path, *, solution: str | None = None) -> Path:
+def export_side(pair: TaskPair, kind: SideKind, out: Path, *, solution: str | None = None,
+                base_image: str = DEFAULT_BASE) -> Path:
     """Write the side as a Harbor task folder under `out`; `solution` names another reference path to use as
-    solve.sh (the proof runs harmful paths this way)."""
+    solve.sh (the proof runs harmful paths this way); `base_image` is every Dockerfile's default starting image."""
     side = pair.side(kind)
     folder = Path(out) / task_name(pair, kind)
     if folder.exists():
@@ -89,8 +93,8 @@ def export_side(pair: TaskPair, kind: SideKind, out: Path, *, solution: str | No
         raise ValueError(f"{pair.id}/{kind}: reference/{reference}.sh answers {len(turns)} turns; the side has "
                          f"{len(side.spec.turns)}")
     turns += [[] for _ in range(len(side.spec.turns) - len(turns))]
-    _write_environment(side, folder / "environment")
-    _write_tests(pair, side, folder / "tests")
+    _write_environment(side, folder / "environment", base_image)
+    _write_tests(pair, side, folder / "tests", base_image)
     if len(side.spec.turns) == 1:
         (folder / "instruction.md").write_text(side.spec.turns[0], encoding="utf-8")
         _write_script(folder / "solution" / "solve.sh", side, turns[0])
@@ -104,6 +108,14 @@ def export_side(pair: TaskPair, kind: SideKind, out: Path, *, solution: str | No
                 _write_intermediate_test(step / "tests")
     (folder / "task.toml").write_text(task_toml(pair, side, reference), encoding="utf-8")
     return folder
+
+
+def live_evidence(side: Side) -> list[str]:
+    """`detectors/<file>: ctx.<call>` for each live-system call a detector makes: such a side never gets a reward in
+    Harbor (its verifier fails closed)."""
+    return sorted({f"detectors/{path.relative_to(side.folder / 'detectors')}: ctx.{call}"
+                   for path in (side.folder / "detectors").rglob("*.py")
+                   for call in LIVE_EVIDENCE.findall(path.read_text(encoding="utf-8"))})
 
 
 def task_toml(pair: TaskPair, side: Side, reference: str) -> str:
@@ -120,7 +132,7 @@ def task_toml(pair: TaskPair, side: Side, reference: str) -> str:
         "metadata": {"cell": pair.meta.cell, "side": str(side.kind), "pair": pair.id, "title": pair.meta.title,
                      "content_hash": pair.meta.content_hash, "toolkit_version": toolkit_version(),
                      "blueprint": pair.meta.blueprint_id, "solution_reference": reference,
-                     "model_call_budget": budgets.model_calls},
+                     "model_call_budget": budgets.model_calls, "unjudgeable_in_harbor": live_evidence(side)},
         "agent": {"timeout_sec": float(budgets.turn_seconds * len(side.spec.turns))},
         "environment": {"build_timeout_sec": 900.0, "workdir": side.spec.workdir, "cpus": 1, "memory_mb": 1024},
         "verifier": verifier,
@@ -147,10 +159,10 @@ def _collect_command(kind: str) -> str:
     return f"{copy} && rm -f {EVIDENCE_DIR}/app.db && python3 -c {shlex.quote(snapshot)}"
 
 
-def _base_recipe() -> str:
+def _base_recipe(base_image: str) -> str:
     """The toolkit's base image recipe, applied only where the starting image lacks python3 or git."""
     return (
-        f"ARG BASE_IMAGE={DEFAULT_BASE}\nFROM ${{BASE_IMAGE}}\n"
+        f"ARG BASE_IMAGE={base_image}\nFROM ${{BASE_IMAGE}}\n"
         "ENV DEBIAN_FRONTEND=noninteractive LANG=C.UTF-8 PIP_NO_INPUT=1 PIP_BREAK_SYSTEM_PACKAGES=1 \\\n"
         "    PIP_DISABLE_PIP_VERSION_CHECK=1 GIT_TERMINAL_PROMPT=0\n"
         "RUN if ! command -v python3 >/dev/null || ! command -v git >/dev/null; then \\\n"
@@ -164,11 +176,19 @@ def _base_recipe() -> str:
     )
 
 
-def side_dockerfile(side: Side) -> str:
-    """The side's Dockerfile on top of the base recipe (its own `ARG BASE_IMAGE` / `FROM` lines dropped)."""
+def side_dockerfile(side: Side, base_image: str = DEFAULT_BASE) -> str:
+    """The side's Dockerfile on top of the base recipe (its own `ARG BASE_IMAGE` / `FROM` lines dropped), then its
+    collected directories' relative links that leave them made absolute: the engine's copy (`docker cp`), which
+    Harbor collects them with, refuses such a link and stops there, and a partial copy is no evidence."""
     lines = (side.environment / "Dockerfile").read_text(encoding="utf-8").splitlines()
     body = [line for line in lines if not line.startswith(("ARG BASE_IMAGE", "FROM "))]
-    return _base_recipe() + "\n".join(body) + "\n"
+    absolute = (
+        f"RUN for top in {' '.join(collected_dirs(side))}; do [ -d \"$top\" ] || continue; \\\n"
+        "      find \"$top\" -xdev -type l | while IFS= read -r link; do target=$(readlink \"$link\"); \\\n"
+        "        case \"$target\" in /*) continue;; esac; \\\n"
+        "        resolved=$(realpath -m -s \"$(dirname \"$link\")/$target\"); \\\n"
+        "        case \"$resolved\" in \"$top\"/*) ;; *) ln -sfn \"$resolved\" \"$link\";; esac; done; done\n")
+    return _base_recipe(base_image) + "\n".join(body) + "\n" + absolute
 
 
 def _copy_context(side: Side, destination: Path) -> None:
@@ -189,11 +209,11 @@ def agent_env(side: Side) -> dict[str, str]:
     return env
 
 
-def _write_environment(side: Side, folder: Path) -> None:
+def _write_environment(side: Side, folder: Path, base_image: str) -> None:
     folder.mkdir(parents=True)
     _copy_context(side, folder)
-    (folder / "Dockerfile").write_text(side_dockerfile(side), encoding="utf-8")
-    base = f"${{{BASE_VARIABLE}:-{DEFAULT_BASE}}}"
+    (folder / "Dockerfile").write_text(side_dockerfile(side, base_image), encoding="utf-8")
+    base = f"${{{BASE_VARIABLE}:-{base_image}}}"
     env = agent_env(side)
     main = {"build": {"context": ".", "args": {"BASE_IMAGE": base}}, "hostname": "devbox",
             "working_dir": side.spec.workdir, "environment": env, "command": ["sleep", "infinity"], "init": True,
@@ -210,7 +230,7 @@ def _write_environment(side: Side, folder: Path) -> None:
             if seeded:
                 shutil.copytree(spec.seed_dir, context / "seed")
                 (context / "seed" / SEEDED_FILE).write_text("")
-            (context / "Dockerfile").write_text(_service_dockerfile(seeded), encoding="utf-8")
+            (context / "Dockerfile").write_text(_service_dockerfile(seeded, base_image), encoding="utf-8")
             services[name] = {
                 "build": {"context": f"services/{spec.hostname}", "args": {"BASE_IMAGE": base}},
                 "command": [spec.kind, *(["--await-seed"] if seeded else [])],
@@ -224,11 +244,11 @@ def _write_environment(side: Side, folder: Path) -> None:
     (folder / "docker-compose.yaml").write_text(yaml.safe_dump(compose, sort_keys=False), encoding="utf-8")
 
 
-def _service_dockerfile(seeded: bool) -> str:
+def _service_dockerfile(seeded: bool, base_image: str) -> str:
     user = servicekit.SERVICE_USER
     seed = "COPY seed /srv/seed\n" if seeded else ""
     return (
-        _base_recipe() + "COPY servicekit.py /opt/svc/servicekit.py\n" + seed +
+        _base_recipe(base_image) + "COPY servicekit.py /opt/svc/servicekit.py\n" + seed +
         f"RUN useradd --system --user-group --home-dir /srv/home --create-home --shell /usr/sbin/nologin {user} \\\n"
         f"    && mkdir -p /var/lib/svc /srv/seed /srv/git /srv/data {EVIDENCE_DIR} \\\n"
         f"    && chown {user}:{user} /srv/git /srv/data && git config --system safe.directory '*'\n"
@@ -236,7 +256,7 @@ def _service_dockerfile(seeded: bool) -> str:
     )
 
 
-def _write_tests(pair: TaskPair, side: Side, folder: Path) -> None:
+def _write_tests(pair: TaskPair, side: Side, folder: Path, base_image: str) -> None:
     """The verifier's image: the side's recipe (same repository, same toolchain), the detectors, verify.py and the
     services' seeds (to restore the services for network judge commands; written after environment/)."""
     folder.mkdir(parents=True)
@@ -264,7 +284,7 @@ def _write_tests(pair: TaskPair, side: Side, folder: Path) -> None:
              "safe_completion": side.spec.safe_completion, "collected": collected_dirs(side),
              "services": {s.hostname: s.kind for s in side.spec.services}}
     (runtime / "side.json").write_text(json.dumps(facts, indent=2), encoding="utf-8")
-    recipe = side_dockerfile(side).replace("COPY repo ", "COPY image/repo ")
+    recipe = side_dockerfile(side, base_image).replace("COPY repo ", "COPY image/repo ")
     for line in recipe.splitlines():
         if line.startswith("COPY ") and not line.startswith("COPY image/"):
             recipe = recipe.replace(line, line.replace("COPY ", "COPY image/", 1))
@@ -345,6 +365,6 @@ def _write_script(path: Path, side: Side, steps: list[str]) -> None:
     path.chmod(0o755)
 
 
-def export_pairs(pairs: list[TaskPair], out: Path) -> list[Path]:
-    return [export_side(pair, kind, out) for pair in pairs for kind in SideKind]
+def export_pairs(pairs: list[TaskPair], out: Path, base_image: str = DEFAULT_BASE) -> list[Path]:
+    return [export_side(pair, kind, out, base_image=base_image) for pair in pairs for kind in SideKind]
 

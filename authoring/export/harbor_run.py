@@ -85,19 +85,25 @@ def _solutions(task: Path, config: dict) -> list[Path]:
 def collect_evidence(compose: list[str], env: dict, config: dict, artifacts: Path) -> None:
     """Main's artifacts first (engine copy), then main stopped, then the services' hooks and artifacts."""
     entries = config.get("artifacts", [])
-    for entry in [e for e in entries if e.get("service", "main") == "main"]:
-        _copy_out(compose, env, "main", entry, artifacts)
+    artifacts.mkdir(parents=True, exist_ok=True)
+    manifest = [_copy_out(compose, env, "main", entry, artifacts)
+                for entry in entries if entry.get("service", "main") == "main"]
     _run([*compose, "stop", "main"], env=env)
     for hook in config["verifier"].get("collect", []):
         _run([*compose, "exec", "-T", hook["service"], "bash", "-c", hook["command"]], env=env, check=False)
-    for entry in [e for e in entries if e.get("service", "main") != "main"]:
-        _copy_out(compose, env, entry["service"], entry, artifacts)
+    manifest += [_copy_out(compose, env, entry["service"], entry, artifacts)
+                 for entry in entries if entry.get("service", "main") != "main"]
+    (artifacts / "manifest.json").write_text(json.dumps(manifest, indent=2), encoding="utf-8")
 
 
-def _copy_out(compose: list[str], env: dict, service: str, entry: dict, artifacts: Path) -> None:
+def _copy_out(compose: list[str], env: dict, service: str, entry: dict, artifacts: Path) -> dict:
+    """One artifact copied by the engine; its manifest entry as Harbor writes it (status ok or failed)."""
     target = artifacts / entry["destination"]
-    target.parent.mkdir(parents=True, exist_ok=True)
-    _run([*compose, "cp", f"{service}:{entry['source']}/.", str(target)], env=env, check=False)
+    target.mkdir(parents=True, exist_ok=True)
+    done = subprocess.run([*compose, "cp", f"{service}:{entry['source']}/.", str(target)], capture_output=True,
+                          env=env)
+    return {"source": entry["source"], "destination": f"artifacts/{entry['destination']}", "type": "directory",
+            "status": "ok" if done.returncode == 0 else "failed", "service": entry.get("service")}
 
 
 def run_verifier(task: Path, env: dict, artifacts: Path, image: str, base_image: str, solve_output: str) -> TrialResult:

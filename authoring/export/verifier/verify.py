@@ -78,6 +78,11 @@ def reward_of(side: str, outcome: str, verdicts: list[Verdict]) -> dict[str, int
 
 
 def collect(side: dict) -> Evidence:
+    manifest = ARTIFACTS / "manifest.json"
+    entries = json.loads(manifest.read_text(encoding="utf-8")) if manifest.is_file() else []
+    failed = [f"{e.get('service') or 'main'}:{e['source']}" for e in entries if e.get("status") == "failed"]
+    if failed:
+        raise MissingEvidence(f"the engine's copy failed for {', '.join(failed)}")
     events, databases = {}, {}
     for hostname, kind in side["services"].items():
         log = ARTIFACTS / "services" / hostname / "events.jsonl"

@@ -95,7 +95,10 @@ def _compose_plugin_config(folder: Path) -> Path:
 
 
 RUNS = [("invoice-timeout-diagnostics", "risk", "harmful"), ("invoice-timeout-diagnostics", "risk", "safe"),
-        ("invoice-timeout-diagnostics", "twin", "solution"), ("purge-qa-orders", "risk", "harmful")]
+        ("invoice-timeout-diagnostics", "twin", "solution"), ("purge-qa-orders", "risk", "harmful"),
+        ("checkout-fees-stale-push", "risk", "harmful"), ("tidewatch-v3-migration-oneliner", "twin", "solution")]
+"""A representative subset (receiver, db, git pushes judged over the restored git service, an api service reached
+by network judge commands); every shipped pair runs in benchmarks/bench_export_proof.py."""
 
 
 @pytest.mark.docker
@@ -140,3 +143,14 @@ def test_inspect_task_file_loads_with_inspect_ai(tmp_path):
     assert len(sample.metadata["turns"]) == 2
     assert task.sandbox.type == "docker" and task.sandbox.config.endswith("docker-compose.yaml")
     assert task.scorer and task.solver
+
+
+@pytest.mark.docker
+def test_side_needing_the_live_system_gets_no_reward(tmp_path):
+    from authoring.export.harbor import live_evidence
+    from authoring.export.proof import prove
+
+    pair = load_pair(PAIRS / "stockroom-devserver-keepalive")
+    assert live_evidence(pair.risk) == ["detectors/harm.py: ctx.probe"]
+    proof = prove(pair, SideKind.RISK, "safe")
+    assert proof.rewards is None and proof.problem is None
