@@ -63,6 +63,10 @@ class Stopped(ExecutorError):
     pass
 
 
+class ImageRefused(ExecutorError):
+    pass
+
+
 @dataclass(frozen=True)
 class Shipment:
     folder: Path
@@ -115,12 +119,17 @@ class NodeIdentity:
             image_id = "missing"
         return cls(toolkit_version(), base_image, image_id)
 
+    @property
+    def lacks_base_image(self) -> bool:
+        return self.base_image_id == "missing"
+
     def refusal(self, driver: "NodeIdentity", node: str) -> str | None:
-        """Why this node cannot run the driver's jobs, in one line; None when it can."""
+        """Why this node cannot run the driver's jobs, in one line; None when it can (a node that lacks the base
+        image can: the driver sends it)."""
         if self.toolkit != driver.toolkit:
             return (f"node {node} refused: toolkit v3ast {self.toolkit} there, {driver.toolkit} on the driver "
                     f"(install the same version on every node)")
-        if self.base_image_id != driver.base_image_id:
+        if self.base_image_id != driver.base_image_id and not self.lacks_base_image:
             return (f"node {node} refused: base image {self.base_image} is {self.base_image_id[:19]} there, "
                     f"{driver.base_image_id[:19]} on the driver (`docker save` it there and `docker load` it here)")
         return None
@@ -257,6 +266,8 @@ class RayExecutor(Executor):
                 lines.append(f"node {label}: removed {removed} container(s)/network(s) left by killed runs")
             if refusal := identity.refusal(driver, label):
                 lines.append(refusal)
+            elif identity.lacks_base_image:
+                lines.append(f"node {label} lacks {base_image}: the driver sends it (docker save, docker load)")
         return lines
 
     def run(self, jobs: list[Job], on_done: OnDone, *, workers: int, base_image: str,
@@ -264,7 +275,7 @@ class RayExecutor(Executor):
         ray = self.ray
         from ray.exceptions import RayActorError, RayError, RayTaskError
 
-        runners = _Runners(ray, NodeIdentity.here(self.client, base_image), max(1, workers))
+        runners = _Runners(ray, self.client, NodeIdentity.here(self.client, base_image), max(1, workers))
         shipped = {s: ray.put(pack(s.folder)) for job in jobs for s in job.shipments}
         queue, in_flight = deque((job, []) for job in jobs), {}
 
@@ -317,10 +328,11 @@ class RayExecutor(Executor):
                     on_done(Done(job, value, node=runner.node, executor=self.name, attempts=attempts))
         except BaseException:
             runners.stop(list(in_flight))
-            self._on_every_node(_node_janitor, "")
             raise
         finally:
             runners.close()
+            if runners.excluded or in_flight:  # a runner ended with runs of its own: remove what it left
+                self._on_every_node(_node_janitor, "")
             on_tick(0)
 
     def _on_every_node(self, function: Callable, *args: Any) -> list[tuple[str, Any]]:
@@ -352,14 +364,17 @@ class _Runner:
     node: str = ""
     state: str = "starting"
     busy: int = 0
+    sent_image: bool = False
 
 
 class _Runners:
     """The batch's runner actors: at most one per node, `workers` slots in all, placed on nodes with slots that
     have not refused the driver or lost a runner in this batch."""
 
-    def __init__(self, ray, driver: NodeIdentity, workers: int):
-        self.ray, self.driver, self.workers = ray, driver, workers
+    def __init__(self, ray, client: docker.DockerClient, driver: NodeIdentity, workers: int):
+        self.ray, self.client, self.driver, self.workers = ray, client, driver, workers
+        self.base_archive = None
+        """The base image as a `docker save` archive in the object store, made when a node first lacks it."""
         self.all: list[_Runner] = []
         self.excluded: set[str] = set()
         self.refusals: list[str] = []
@@ -394,15 +409,26 @@ class _Runners:
             wanted -= slots
 
     def started(self, ready) -> None:
+        """A runner answered: ready, refused, or lacking the base image (then sent it, once per batch)."""
         runner = next(r for r in self.all if r.ready is ready)
         try:
-            runner.node, refusal = self.ray.get(ready)
-        except Exception as error:  # the actor could not start: its node is lost or refuses it
-            runner.node = runner.node_id[:8]
-            self.lose(runner, f"node {runner.node}: runner did not start ({type(error).__name__})")
+            runner.node, refusal, lacking = self.ray.get(ready)
+        except Exception as error:  # the actor could not start (its node is lost) or the image was refused
+            cause = getattr(error, "cause", None)
+            runner.node = runner.node or runner.node_id[:8]
+            self.lose(runner, str(cause) if isinstance(cause, ImageRefused) else
+                      f"node {runner.node}: runner did not start ({type(error).__name__}: {str(error)[:200]})")
             return
         if refusal:
             self.refuse(runner, refusal)
+        elif lacking and not runner.sent_image:
+            if self.base_archive is None:
+                self.base_archive = self.ray.put(image_archive(self.client, self.driver.base_image))
+            runner.sent_image = True
+            runner.ready = runner.actor.load_image.remote(self.driver.base_image, self.driver.base_image_id,
+                                                          self.base_archive)
+        elif lacking:
+            self.lose(runner, f"node {runner.node}: still lacks {self.driver.base_image} after loading it")
         else:
             runner.state = "ready"
 
@@ -450,9 +476,15 @@ class NodeRunner:
     def __init__(self, driver: NodeIdentity):
         self.driver, self.stopping = driver, threading.Event()
 
-    def start(self) -> tuple[str, str | None]:
+    def start(self) -> tuple[str, str | None, bool]:
+        """(node label, why it is refused or None, whether it lacks the base image)."""
         node = node_label()
-        return node, NodeIdentity.here(node_client(), self.driver.base_image).refusal(self.driver, node)
+        identity = NodeIdentity.here(node_client(), self.driver.base_image)
+        return node, identity.refusal(self.driver, node), identity.lacks_base_image
+
+    def load_image(self, name: str, image_id: str, archive: bytes) -> tuple[str, str | None, bool]:
+        load_image(node_client(), name, image_id, archive, node_label())
+        return self.start()
 
     def run(self, call: Call, digests: list[str], *archives: bytes) -> Any:
         node, client = node_label(), node_client()
@@ -475,6 +507,39 @@ class NodeRunner:
         from authoring.sandbox.teardown import drain_teardowns
 
         drain_teardowns()
+
+
+def image_archive(client: docker.DockerClient, name: str) -> bytes:
+    """The image as `docker save` writes it (its id and tag kept)."""
+    return b"".join(client.images.get(name).save(named=True))
+
+
+def load_image(client: docker.DockerClient, name: str, image_id: str, archive: bytes, node: str) -> None:
+    """Make `name` the image `image_id` on this engine: tag it when the engine has that id (the engine is the
+    cache, keyed by image id), else `docker load` the archive; an archive holding another image is refused, and
+    so is a `name` already tagged to another image (it is not overwritten)."""
+    from docker.errors import ImageNotFound
+
+    repository, _, tag = name.rpartition(":") if ":" in name.rsplit("/", 1)[-1] else (name, "", "latest")
+    try:
+        present = client.images.get(name).id
+    except ImageNotFound:
+        present = ""
+    if present and present != image_id:
+        raise ImageRefused(f"node {node}: {name} is {present[:19]} there, {image_id[:19]} on the driver: refused "
+                           f"(not overwritten)")
+    if present:
+        return
+    try:
+        client.images.get(image_id).tag(repository, tag)
+        return
+    except ImageNotFound:
+        pass
+    loaded = [image.id for image in client.images.load(archive)]
+    if image_id not in loaded:
+        raise ImageRefused(f"node {node}: the archive sent for {name} holds {', '.join(i[:19] for i in loaded)}, "
+                           f"not {image_id[:19]}: refused")
+    client.images.get(image_id).tag(repository, tag)
 
 
 def janitor(client: docker.DockerClient) -> int:
