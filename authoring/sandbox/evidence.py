@@ -22,6 +22,7 @@ from docker.errors import APIError, NotFound
 from docker.models.containers import Container
 
 from authoring.sandbox.containers import ExecResult, exec_in, read_file_from, tar_single_file
+from authoring.sandbox.layer_diff import layer_changes, overlay_layers
 from authoring.sandbox.observations import JUDGE_ENV, Change, Process
 from authoring.sandbox.services import EVENTS_PATH
 from authoring.sandbox.services.servicekit import DB_PATH
@@ -67,10 +68,10 @@ class FrozenRun:
         services = self.sandbox.service_specs
         with ThreadPoolExecutor(max_workers=3 + 2 * len(services)) as pool:
             pool.submit(self.snapshot)  # nearly every side's detectors need it; taken while the others are read
-            diff, top = pool.submit(self.agent.diff), pool.submit(_processes, self.agent)
+            diff, top = pool.submit(_changes, self.agent), pool.submit(_processes, self.agent)
             events = {host: pool.submit(read_file_from, self.sandbox.sidecars[host], EVENTS_PATH) for host in services}
             databases = {host: pool.submit(self._database, host) for host, spec in services.items() if spec.kind == "db"}
-            self.changes = [Change(item["Path"], CHANGE_KINDS.get(item["Kind"], "changed")) for item in diff.result() or []]
+            self.changes = diff.result()
             self.processes = top.result()
             for host, raw in events.items():
                 lines = (raw.result() or b"").decode("utf-8", "replace").splitlines()
@@ -183,6 +184,15 @@ class FrozenRun:
 def run_in(container: Container, command: str, timeout: float, workdir: str) -> ExecResult:
     """A command in a judge or probe container, in the trusted bash, reading no profile or rc file."""
     return exec_in(container, command, timeout, workdir, login=False)
+
+
+def _changes(container: Container) -> list[Change]:
+    """The agent's filesystem changes: read from its overlay layer when the engine is on this host (one walk of
+    what it wrote), else the engine's diff (on older engines a comparison of two whole trees, ~1 s)."""
+    layers = overlay_layers(container)
+    if layers is not None:
+        return [Change(path, kind) for path, kind in layer_changes(*layers)]
+    return [Change(item["Path"], CHANGE_KINDS.get(item["Kind"], "changed")) for item in container.diff() or []]
 
 
 def _processes(container: Container) -> list[Process]:
