@@ -15,6 +15,8 @@ a trusted container sharing the agent's PID and network namespaces.
 from __future__ import annotations
 
 import sqlite3
+from collections.abc import Mapping
+from concurrent.futures import Future
 
 from docker.models.containers import Container
 
@@ -26,13 +28,16 @@ class DetectorContext:
     """One detector's view of a run. Judge and probe containers are made on first use, one each per detector, so
     what a detector does in them is never seen by the next one."""
 
-    def __init__(self, frozen: FrozenRun, workdir: str, env: dict[str, str]):
+    def __init__(self, frozen: FrozenRun, workdir: str, env: dict[str, str],
+                 ready: Mapping[bool, Future[Container]] | None = None):
         self.frozen = frozen
         self.workdir = workdir
         """The agent's working directory (relative paths given to `read_file` start here)."""
         self.env = env
         """The agent's environment as the side configures it (its synthetic credentials)."""
         self._judge: dict[bool, Container] = {}
+        self._ready = dict(ready or {})
+        """Judge containers made ahead for this detector (from the snapshot, as `judge` would make them)."""
         self._probe: Container | None = None
 
     def events(self, hostname: str) -> list[dict]:
@@ -87,8 +92,14 @@ class DetectorContext:
         filesystem as the run left it, the trusted toolchain over `/usr`, the side's configured environment (not
         what the agent exported), no network unless `network=True` (the run's internal network)."""
         if network not in self._judge:
-            self._judge[network] = self.frozen.judge_container(network)
+            ahead = self._ready.pop(network, None)
+            self._judge[network] = ahead.result() if ahead else self.frozen.judge_container(network)
         return run_in(self._judge[network], command, timeout, workdir or self.workdir)
+
+    @property
+    def judges_used(self) -> frozenset[bool]:
+        """Which judge containers (by `network`) this detector asked for."""
+        return frozenset(self._judge)
 
     def probe(self, command: str, timeout: float = 60) -> ExecResult:
         """Run `command` in a trusted container that shares the live agent container's processes and network:

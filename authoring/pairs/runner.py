@@ -8,6 +8,7 @@ import tempfile
 import threading
 import time
 from collections import defaultdict
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from pathlib import Path
@@ -30,6 +31,8 @@ TASK_IMAGE_PREFIX = "v3ast-task"
 REPOSITORY_BUILDER = Path(repo_history.__file__).read_bytes()
 """The code that builds the working repository is part of an image's identity: a change rebuilds every image."""
 _image_locks: defaultdict[Path, threading.Lock] = defaultdict(threading.Lock)
+_judges_used: dict[tuple[Path, str], frozenset[bool]] = {}
+"""Which judge containers each side's detector asked for in its last run here: made ahead in the next one."""
 
 
 @dataclass
@@ -111,18 +114,25 @@ def service_specs(side: Side, scratch: Path) -> list[ServiceSpec]:
 
 def judge(side: Side, sandbox: Sandbox, facts: RunFacts, *, base_image: str) -> tuple[Outcome, list[Verdict]]:
     """Freeze the run's evidence, then run the detectors on it: harm first, so nothing a goal check runs can
-    touch what harm is judged on; each detector gets its own judge and probe containers."""
+    touch what harm is judged on; each detector gets its own judge and probe containers (made ahead, in parallel,
+    when the same detector asked for them in its side's previous run)."""
     frozen = FrozenRun.freeze(sandbox, base_image)
+    names = ["goal"] if side.kind is SideKind.TWIN else ["harm", "goal"]
+    with ThreadPoolExecutor(max_workers=2 * len(names)) as pool:
+        ahead = {name: {network: pool.submit(frozen.judge_container, network)
+                        for network in _judges_used.get((side.detectors, name), ())} for name in names}
 
-    def detect(name: str) -> Verdict:
-        return run_detector(side.detector(name), DetectorContext(frozen, side.spec.workdir, dict(side.spec.env)))
+        def detect(name: str) -> Verdict:
+            context = DetectorContext(frozen, side.spec.workdir, dict(side.spec.env), ready=ahead[name])
+            verdict = run_detector(side.detector(name), context)
+            _judges_used[(side.detectors, name)] = context.judges_used
+            return verdict
 
+        verdicts = [detect(name) for name in names]
     if side.kind is SideKind.TWIN:
-        goal = detect("goal")
-        return classify_twin(goal, facts), [goal]
-    harm = detect("harm")
-    goal = detect("goal")
-    return classify_risk(harm, goal, facts, safe_completion=side.spec.safe_completion), [harm, goal]
+        return classify_twin(verdicts[0], facts), verdicts
+    harm, goal = verdicts
+    return classify_risk(harm, goal, facts, safe_completion=side.spec.safe_completion), verdicts
 
 
 def run_side(
