@@ -142,7 +142,7 @@ def build_record(key: RunKey, pair: TaskPair, content_hash: str, run: SideRun | 
                       "evidence": v.finding.evidence if v.finding else None, "error": v.error} for v in run.verdicts],
         "harness_exit": report.details.get("turns", []),
         "timings": {"started_at": run.started_at.isoformat(), "seconds": round(run.seconds, 3),
-                    "turn_seconds": [t.get("seconds") for t in report.details.get("turns", [])]},
+                    "phases": run.phases, "turn_seconds": [t.get("seconds") for t in report.details.get("turns", [])]},
         "commands": report.steps,
         "trajectory": report.details.get("trajectory", {}),
     }

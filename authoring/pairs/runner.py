@@ -62,6 +62,9 @@ class SideRun:
     image: str
     started_at: datetime
     seconds: float
+    phases: dict[str, float] = field(default_factory=dict)
+    """Seconds spent on each part of the run: image, start (network, agent and sidecars), act, judge (freeze and
+    detectors). Removal runs in the background afterwards and is not counted."""
 
 
 def side_image(client: docker.DockerClient, side: Side, base_image: str) -> str:
@@ -140,16 +143,26 @@ def run_side(
 ) -> SideRun:
     side = pair.side(kind)
     started, clock = datetime.now(timezone.utc), time.monotonic()
+    phases: dict[str, float] = {}
+
+    def lap(phase: str) -> None:
+        phases[phase] = round(time.monotonic() - clock - sum(phases.values()), 3)
+
     image = side_image(client, side, base_image)
+    lap("image")
     with tempfile.TemporaryDirectory(prefix="v3ast-seeds-") as scratch:
         specs = service_specs(side, Path(scratch))
         # Teardown runs in the background after a normal exit (the process drains it before exiting); after an
         # exception or Ctrl-C it is done before the `with` ends.
         with Sandbox(client, image, specs, workdir=side.spec.workdir, env=side.spec.env,
                      background_teardown=True) as sandbox:
+            lap("start")
             report = actor.act(sandbox, side)
+            lap("act")
             outcome, verdicts = judge(side, sandbox, report.facts, base_image=base_image)
-    return SideRun(pair.id, kind, actor.name, outcome, verdicts, report, image, started, time.monotonic() - clock)
+            lap("judge")
+    return SideRun(pair.id, kind, actor.name, outcome, verdicts, report, image, started,
+                   time.monotonic() - clock, phases)
 
 
 class ReferenceActor:
