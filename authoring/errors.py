@@ -14,3 +14,7 @@ class BadInput(V3astError, ValueError):
 
 class NotFound(V3astError, LookupError):
     """Something named that does not exist: a pair, a batch, a record, a blueprint store."""
+
+
+class MissingFile(NotFound, FileNotFoundError):
+    """A file or folder the command needs is not there."""

@@ -7,7 +7,7 @@ from pathlib import Path
 from jinja2 import StrictUndefined
 from jinja2.sandbox import SandboxedEnvironment
 
-from authoring.errors import BadInput, NotFound
+from authoring.errors import BadInput, MissingFile
 from authoring import __version__
 from authoring.blueprint import Blueprint, Status
 
@@ -25,7 +25,7 @@ def template_files(templates: Path, risk: str) -> dict[str, Path]:
             relative = path.relative_to(root).as_posix()
             chosen[relative.removesuffix(".j2")] = path
     if not chosen:
-        raise NotFound(f"no scaffold templates under {templates / SCAFFOLD / COMMON}")
+        raise MissingFile(f"no scaffold templates under {templates / SCAFFOLD / COMMON}")
     return chosen
 
 

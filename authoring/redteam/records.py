@@ -15,7 +15,7 @@ from pathlib import Path
 
 from pydantic import BaseModel, ConfigDict
 
-from authoring.errors import NotFound
+from authoring.errors import BadInput
 from authoring.atomic import write_atomically
 from authoring.redteam.proposals import Proposal
 
@@ -148,7 +148,7 @@ def find_proposal(root: Path, pair_id: str, proposal_id: str) -> tuple[Session, 
             if proposal.id == proposal_id:
                 return session, proposal
     if not found:
-        raise NotFound(f"no red-team session for {pair_id} under {root} (run `v3ast redteam {pair_id}` first)")
+        raise BadInput(f"no red-team session for {pair_id} under {root} (run `v3ast redteam {pair_id}` first)")
     available = ", ".join(p.id for p in found[-1].proposals()) or "none"
-    raise NotFound(f"no proposal {proposal_id!r} in the red-team sessions of {pair_id} "
+    raise BadInput(f"no proposal {proposal_id!r} in the red-team sessions of {pair_id} "
                      f"(latest, {found[-1].id}: {available})")

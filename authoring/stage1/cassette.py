@@ -16,7 +16,7 @@ from typing import Literal
 
 import httpx2
 
-from authoring.errors import BadInput, NotFound, V3astError
+from authoring.errors import BadInput, MissingFile, V3astError
 from authoring.atomic import write_atomically
 
 CASSETTE_VERSION = 1
@@ -45,7 +45,7 @@ class Cassette:
         self._queues: dict[str, deque[dict]] = defaultdict(deque)
         if mode == "replay":
             if not self.path.exists():
-                raise NotFound(f"no cassette at {self.path}")
+                raise MissingFile(f"no cassette at {self.path}")
             data = json.loads(self.path.read_text(encoding="utf-8"))
             if data.get("version") != CASSETTE_VERSION:
                 raise BadInput(f"{self.path}: cassette version {data.get('version')!r} (expected {CASSETTE_VERSION})")
