@@ -15,8 +15,10 @@ from __future__ import annotations
 import io
 import logging
 import os
+import shlex
 import shutil
 import socket
+import sys
 import tarfile
 import tempfile
 import threading
@@ -65,6 +67,27 @@ class Stopped(ExecutorError):
 
 class ImageRefused(ExecutorError):
     pass
+
+
+class EngineLost(ExecutorError):
+    """The node's Docker engine stopped answering: what ran there is not a verdict, and nothing more goes there."""
+
+
+class BatchIncomplete(V3astError):
+    """A batch that ended with runs left for infrastructure reasons (a lost engine or node, a refused node)."""
+
+
+def resume_command() -> str:
+    return shlex.join(["v3ast", *sys.argv[1:]])
+
+
+def engine_answers(client: docker.DockerClient, seconds: float = 5.0) -> str:
+    """"" when the engine answers a ping within `seconds`, else why not (one line)."""
+    try:
+        client.api._result(client.api._get(client.api._url("/_ping"), timeout=seconds))
+        return ""
+    except Exception as error:  # any failure to answer is the answer
+        return f"{type(error).__name__}: {str(error).splitlines()[0][:200] if str(error) else ''}"
 
 
 @dataclass(frozen=True)
@@ -314,9 +337,10 @@ class RayExecutor(Executor):
                         value = ray.get(ref)
                     except RayTaskError as error:
                         cause = error.cause if isinstance(error.cause, BaseException) else error
-                        if isinstance(cause, NodeRefused):
+                        if isinstance(cause, (NodeRefused, EngineLost)):
                             runners.refuse(runner, str(cause))
-                            retry_or_fail(job, attempts, {"node": runner.node, "error": f"NodeRefused: {cause}"})
+                            retry_or_fail(job, attempts, {"node": runner.node,
+                                                          "error": f"{type(cause).__name__}: {cause}"})
                         else:
                             on_done(Done(job, error=cause, node=runner.node, executor=self.name, attempts=attempts))
                         continue

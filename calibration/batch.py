@@ -19,7 +19,8 @@ from pydantic import BaseModel, ConfigDict
 from rich.console import Console
 from rich.progress import BarColumn, Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
 
-from authoring.executor import Done, Executor, Job, LocalExecutor, Shipment
+from authoring.executor import (BatchIncomplete, Done, EngineLost, Executor, ExecutorError, Job, LocalExecutor,
+                                Shipment, engine_answers, resume_command)
 from authoring.outcomes import Outcome
 from authoring.pairs.format import Side, SideKind, TaskPair, content_hash, load_pair
 from authoring.pairs.runner import ActReport, Actor, run_side
@@ -148,11 +149,14 @@ def run_slot(key: RunKey, digest: str, actor_factory: ActorFactory, in_flight: P
     if in_flight is not None:
         actor = InFlightMarker(actor, in_flight)
     try:
-        return execute_run(client, key, load_pair(folders[0]), digest, actor, base_image=base_image,
-                           overtime_reruns=overtime_reruns, harness=harness)
+        record = execute_run(client, key, load_pair(folders[0]), digest, actor, base_image=base_image,
+                             overtime_reruns=overtime_reruns, harness=harness)
     finally:
         if in_flight is not None:
             actor.clear()
+    if record["outcome"] == Outcome.UNRESOLVED.value and (why := engine_answers(client)):
+        raise EngineLost(f"the Docker engine stopped answering during the run ({why})")
+    return record
 
 
 def run_batch(client: docker.DockerClient, pairs: list[TaskPair], settings: BatchSettings, actor_factory: ActorFactory,
@@ -186,6 +190,7 @@ def run_batch(client: docker.DockerClient, pairs: list[TaskPair], settings: Batc
                        settings.harness)
         todo.append(Job(key, call, (Shipment(pair.folder, digest),)))
     counts = {"done": outcome.skipped, "running": 0}
+    infrastructure: list[str] = []
 
     columns = (SpinnerColumn(), TextColumn("{task.description}"), BarColumn(), TextColumn("{task.fields[status]}"),
                TimeElapsedColumn())
@@ -202,17 +207,32 @@ def run_batch(client: docker.DockerClient, pairs: list[TaskPair], settings: Batc
             pair, digest = planned[key]
             if finished.error is None:
                 data = finished.value
-            else:  # the executor could not run it (lost node, refused node or pair): unfinished, run again on resume
+            else:  # the executor could not run it (lost engine or node, refused node or pair): run again on resume
                 data = build_record(key, pair, digest, None, harness=settings.harness, policy={}, attempts=[],
                                     error=finished.error_line())
+            infrastructure_error = isinstance(finished.error, ExecutorError)
+            if infrastructure_error:
+                data["infrastructure_error"] = finished.error_line()
+                infrastructure.append(finished.error_line())
             data["executor"] = finished.provenance
             written = index.write(key.path(runs_root), data, secrets).outcome
             outcome.ran += 1
             counts["done"] += 1
             refresh(counts["running"])
-            progress.console.print(f"  {key}: {written}" + (f" ({finished.error_line()})" if finished.error else ""))
+            said = "infrastructure error, not a verdict: run again on resume" if infrastructure_error else written
+            progress.console.print(f"  {key}: {said}" + (f" ({finished.error_line()})" if finished.error else ""))
+            if isinstance(finished.error, EngineLost) and executor.name == "local":
+                raise finished.error  # this machine's engine is gone: schedule nothing more
 
-        executor.run(todo, record, workers=settings.workers, base_image=base_image, on_tick=refresh)
+        try:
+            executor.run(todo, record, workers=settings.workers, base_image=base_image, on_tick=refresh)
+        except EngineLost:
+            pass
     keys = {str(key) for key, _, _ in jobs}
     outcome.rows = [row for row in index.rows().rows if row.key in keys]
+    if infrastructure:
+        finished = sum(is_finished(key.path(runs_root), digest) for key, _, digest in jobs)
+        raise BatchIncomplete(f"batch {settings.name} stopped short: {finished} of {len(jobs)} run(s) finished, "
+                              f"{len(jobs) - finished} left after an infrastructure error ({infrastructure[-1]}); "
+                              f"nothing left is a verdict; resume with: {resume_command()}")
     return outcome
