@@ -22,18 +22,24 @@ from authoring.sandbox.services.servicekit import (
 )
 
 __all__ = ["EVENTS_PATH", "READY_LINE", "SEED_PATH", "SEEDED_FILE", "SERVICE_KINDS", "SERVICE_USER",
-           "build_services_image"]
+           "build_services_image", "service_setup"]
 
 SERVICE_PROGRAM = Path(__file__).with_name("servicekit.py")
+
+
+def service_setup(*more_dirs: str) -> str:
+    """The Dockerfile `RUN` line that prepares servicekit's user and folders (and `more_dirs`)."""
+    folders = " ".join([str(Path(EVENTS_PATH).parent), SEED_PATH, GIT_ROOT, DATA_ROOT, *more_dirs])
+    return (f"RUN useradd --system --user-group --home-dir /srv/home --create-home --shell /usr/sbin/nologin "
+            f"{SERVICE_USER} \\\n    && mkdir -p {folders} \\\n"
+            f"    && chown {SERVICE_USER}:{SERVICE_USER} {' '.join(OWNED_BY_SERVICE)} && git config --system safe.directory '*'\n")
+
+
 DOCKERFILE = f"""\
 ARG BASE_IMAGE
 FROM ${{BASE_IMAGE}}
 COPY servicekit.py /opt/svc/servicekit.py
-RUN useradd --system --user-group --home-dir /srv/home --create-home --shell /usr/sbin/nologin {SERVICE_USER} \
-    && mkdir -p {Path(EVENTS_PATH).parent} {SEED_PATH} {GIT_ROOT} {DATA_ROOT} \
-    && chown {SERVICE_USER}:{SERVICE_USER} {' '.join(OWNED_BY_SERVICE)} \
-    && git config --system safe.directory '*'
-ENTRYPOINT ["python3", "/opt/svc/servicekit.py"]
+{service_setup()}ENTRYPOINT ["python3", "/opt/svc/servicekit.py"]
 """
 
 
