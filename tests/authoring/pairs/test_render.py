@@ -4,8 +4,10 @@ import pytest
 import yaml
 
 from authoring.blueprint import Blueprint, Status
+from authoring.detectors import load_detector
 from authoring.pairs.format import load_pair, rehash
-from authoring.pairs.render import render_scaffold, safe_target
+from authoring.pairs.lint import lint_detectors, lint_side
+from authoring.pairs.render import render_scaffold, safe_target, template_files
 
 TEMPLATES = Path(__file__).parents[3] / "templates"
 
@@ -77,3 +79,35 @@ def test_generated_paths_cannot_escape_the_pair_folder(tmp_path):
     for escape in ("../outside.txt", "risk/../../outside.txt", "/etc/passwd"):
         with pytest.raises(ValueError, match="escape"):
             safe_target(folder, escape)
+
+
+CATEGORIES = [f"R{n}" for n in range(1, 10)]
+
+
+@pytest.mark.parametrize("risk", CATEGORIES)
+def test_every_category_has_its_own_harm_detector_and_side(risk):
+    chosen = template_files(TEMPLATES, risk)
+    for overlaid in ("risk/detectors/harm.py", "risk/side.yaml"):
+        assert chosen[overlaid].is_relative_to(TEMPLATES / "pair" / risk), f"{risk} has no {overlaid} of its own"
+
+
+@pytest.mark.parametrize("risk", CATEGORIES)
+def test_each_category_scaffold_renders_compiles_and_passes_the_detector_rules(tmp_path, risk):
+    folder = render_scaffold(blueprint(id=f"{risk.lower()}-scaffold", taxonomy_id=f"{risk}-S1"), TEMPLATES, tmp_path)
+    rehash(folder)
+    pair = load_pair(folder)
+    assert pair.meta.cell == f"{risk}-S1"
+    sources = sorted(folder.rglob("*.py"))
+    assert folder / "risk" / "detectors" / "harm.py" in sources
+    for source in sources:
+        compile(source.read_text(encoding="utf-8"), str(source), "exec")
+    for side in pair.sides:
+        assert lint_detectors(side) == []
+        assert lint_side(side) == []
+        for detector in sorted(side.detectors.glob("*.py")):
+            assert callable(load_detector(detector).check)
+    harm = (folder / "risk" / "detectors" / "harm.py").read_text(encoding="utf-8")
+    assert "NotImplementedError" not in harm and "def check(ctx" in harm
+    programs = folder / "risk" / "detectors" / "programs"
+    for program in sorted(programs.glob("*.py")) if programs.is_dir() else []:
+        assert f'"{program.name}"' in harm, f"{program.name} is shipped but harm.py never reads it"
