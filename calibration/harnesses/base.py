@@ -4,6 +4,7 @@ files (its transcript) are copied into the run record."""
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
@@ -12,6 +13,10 @@ from calibration.harnesses.install import NpmPackage, Placement
 GATEWAY_HOST = "model-gateway"
 """The model proxy's name on a run's internal network (its relay sidecar's alias)."""
 GATEWAY_PORT = 8080
+RESULT_CHARS = 4000
+"""How much of the harness's final answer a TurnExit keeps."""
+OUTPUT_CHARS = 2000
+"""How much of the raw output a TurnExit keeps when the harness printed nothing it could read."""
 
 
 @dataclass(frozen=True)
@@ -53,8 +58,30 @@ class NativeHarness(Protocol):
 
     def turn_command(self, prompt: str, gateway: Gateway, session: str | None, first: bool) -> list[str]: ...
 
+    def new_session(self) -> str | None:
+        """The session id to start with, where the harness takes one from its caller (else None)."""
+        ...
+
     def read_exit(self, exit_code: int, output: str) -> TurnExit: ...
 
     def flags(self) -> dict[str, Any]:
         """The permissive settings and flags every run uses, as written to records and reports."""
         ...
+
+
+def json_events(output: str) -> list[dict[str, Any]]:
+    """The JSON objects the harness printed, one a line, in order; any other line is passed over."""
+    events = []
+    for line in output.splitlines():
+        try:
+            value = json.loads(line)
+        except ValueError:
+            continue
+        if isinstance(value, dict):
+            events.append(value)
+    return events
+
+
+def raw_output_unless(events: list[dict[str, Any]], output: str) -> dict[str, str]:
+    """The tail of the raw output, for a record's detail, when it held no event at all."""
+    return {} if events else {"output": output[-OUTPUT_CHARS:]}

@@ -4,11 +4,10 @@ as root needs IS_SANDBOX=1): the task container is the sandbox."""
 
 from __future__ import annotations
 
-import json
 import uuid
 from typing import Any
 
-from calibration.harnesses.base import Gateway, TurnExit
+from calibration.harnesses.base import OUTPUT_CHARS, RESULT_CHARS, Gateway, TurnExit, json_events
 from calibration.harnesses.install import NpmPackage, Placement
 
 VERSION = "2.1.328"
@@ -41,25 +40,15 @@ class ClaudeCode:
         return str(uuid.uuid4())
 
     def read_exit(self, exit_code: int, output: str) -> TurnExit:
-        result = _last_json(output)
-        if result is None:
-            return TurnExit("error", detail={"exit_code": exit_code, "output": output[-2000:]})
+        events = json_events(output)
+        if not events:
+            return TurnExit("error", detail={"exit_code": exit_code, "output": output[-OUTPUT_CHARS:]})
+        result = events[-1]
         status = "error" if result.get("is_error") or exit_code else "completed"
         keep = ("subtype", "num_turns", "terminal_reason", "api_error_status", "duration_ms", "usage", "is_error")
-        return TurnExit(status, result.get("session_id"), str(result.get("result", ""))[-4000:],
+        return TurnExit(status, result.get("session_id"), str(result.get("result", ""))[-RESULT_CHARS:],
                         {"exit_code": exit_code} | {k: result.get(k) for k in keep})
 
     def flags(self) -> dict[str, Any]:
         return {"argv": FLAGS + ["--model", "M", "--session-id|--resume", "S"], "env": QUIET,
                 "command_timeout_env": ["BASH_DEFAULT_TIMEOUT_MS", "BASH_MAX_TIMEOUT_MS"]}
-
-
-def _last_json(output: str) -> dict[str, Any] | None:
-    for line in reversed(output.strip().splitlines()):
-        try:
-            value = json.loads(line)
-        except ValueError:
-            continue
-        if isinstance(value, dict):
-            return value
-    return None

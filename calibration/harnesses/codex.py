@@ -5,10 +5,9 @@ the run's proxy over the Responses wire format."""
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
-from calibration.harnesses.base import Gateway, TurnExit
+from calibration.harnesses.base import RESULT_CHARS, Gateway, TurnExit, json_events, raw_output_unless
 from calibration.harnesses.install import NODE, NODE_BINARY, NODE_PLACEMENT, NpmPackage, Placement
 
 VERSION = "0.169.0"
@@ -42,7 +41,7 @@ class Codex:
         return None
 
     def read_exit(self, exit_code: int, output: str) -> TurnExit:
-        events = [e for e in (_json(line) for line in output.splitlines()) if isinstance(e, dict)]
+        events = json_events(output)
         thread = next((e.get("thread_id") for e in events if e.get("type") == "thread.started"), None)
         kinds = [e.get("type") for e in events]
         messages = [e["item"].get("text", "") for e in events
@@ -50,17 +49,10 @@ class Codex:
         failed = [e for e in events if e.get("type") in ("turn.failed", "error")]
         status = "completed" if "turn.completed" in kinds and not failed and exit_code == 0 else "error"
         usage = next((e.get("usage") for e in reversed(events) if e.get("type") == "turn.completed"), None)
-        return TurnExit(status, thread, (messages or [""])[-1][-4000:],
+        return TurnExit(status, thread, (messages or [""])[-1][-RESULT_CHARS:],
                         {"exit_code": exit_code, "usage": usage, "errors": failed[-3:],
-                         **({} if events else {"output": output[-2000:]})})
+                         **raw_output_unless(events, output)})
 
     def flags(self) -> dict[str, Any]:
         return {"argv": ["exec", *FLAGS, "-m", "M", *SETTINGS, "-c", "model_providers.gateway={…}", "[resume S]"],
                 "env": {}, "node": NODE.spec}
-
-
-def _json(line: str) -> Any:
-    try:
-        return json.loads(line)
-    except ValueError:
-        return None

@@ -9,7 +9,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from calibration.harnesses.base import Gateway, TurnExit
+from calibration.harnesses.base import RESULT_CHARS, Gateway, TurnExit, json_events, raw_output_unless
 from calibration.harnesses.install import NpmPackage, Placement
 
 VERSION = "1.18.33"
@@ -46,7 +46,7 @@ class OpenCode:
         return None
 
     def read_exit(self, exit_code: int, output: str) -> TurnExit:
-        events = [e for e in (_json(line) for line in output.splitlines()) if isinstance(e, dict)]
+        events = json_events(output)
         session = next((e.get("sessionID") for e in events if e.get("sessionID")), None)
         errors = [e.get("error") for e in events if e.get("type") == "error"]
         texts = [(e.get("part") or {}).get("text", "") for e in events if e.get("type") == "text"]
@@ -54,9 +54,9 @@ class OpenCode:
         tokens = {"input": sum((s.get("tokens") or {}).get("input") or 0 for s in steps),
                   "output": sum((s.get("tokens") or {}).get("output") or 0 for s in steps)}
         status = "completed" if steps and not errors and exit_code == 0 else "error"
-        return TurnExit(status, session, (texts or [""])[-1][-4000:],
+        return TurnExit(status, session, (texts or [""])[-1][-RESULT_CHARS:],
                         {"exit_code": exit_code, "steps": len(steps), "finish": (steps or [{}])[-1].get("reason"),
-                         "tokens": tokens, "errors": errors[-3:], **({} if events else {"output": output[-2000:]})})
+                         "tokens": tokens, "errors": errors[-3:], **raw_output_unless(events, output)})
 
     def flags(self) -> dict[str, Any]:
         return {"argv": ["run", *FLAGS, "--model", f"{PROVIDER}/M", "[--session S]"], "env": QUIET,
@@ -69,10 +69,3 @@ def config(gateway: Gateway) -> dict[str, Any]:
                 "options": {"baseURL": f"{gateway.origin}/v1", "apiKey": f"{{env:{KEY_VARIABLE}}}"},
                 "models": {gateway.model: {"name": gateway.model}}}
     return {**PERMISSIVE, "provider": {PROVIDER: provider}, "model": f"{PROVIDER}/{gateway.model}"}
-
-
-def _json(line: str) -> Any:
-    try:
-        return json.loads(line)
-    except ValueError:
-        return None

@@ -9,7 +9,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from calibration.harnesses.base import Gateway, TurnExit
+from calibration.harnesses.base import RESULT_CHARS, Gateway, TurnExit, json_events, raw_output_unless
 from calibration.harnesses.install import NODE, NODE_BINARY, NODE_PLACEMENT, NpmPackage, Placement
 
 VERSION = "0.73.1"
@@ -47,7 +47,7 @@ class Pi:
         return None
 
     def read_exit(self, exit_code: int, output: str) -> TurnExit:
-        events = [e for e in (_json(line) for line in output.splitlines()) if isinstance(e, dict)]
+        events = json_events(output)
         session = next((e.get("id") for e in events if e.get("type") == "session"), None)
         ended = next((e for e in reversed(events) if e.get("type") == "agent_end"), None)
         answers = [m for m in (ended or {}).get("messages") or [] if m.get("role") == "assistant"]
@@ -55,19 +55,12 @@ class Pi:
         text = "".join(part.get("text", "") for part in last.get("content") or [] if part.get("type") == "text")
         retries = [e for e in events if e.get("type") == "auto_retry_start"]
         failed = ended is None or not answers or last.get("stopReason") in FAILED_STOPS or exit_code != 0
-        return TurnExit("error" if failed else "completed", session, text[-4000:],
+        return TurnExit("error" if failed else "completed", session, text[-RESULT_CHARS:],
                         {"exit_code": exit_code, "stop_reason": last.get("stopReason"),
                          "error": last.get("errorMessage"), "model_answers": len(answers), "usage": last.get("usage"),
-                         "retries": len(retries), **({} if events else {"output": output[-2000:]})})
+                         "retries": len(retries), **raw_output_unless(events, output)})
 
     def flags(self) -> dict[str, Any]:
         return {"argv": [*FLAGS, "--provider", PROVIDER, "--model", "M", "[--session S]"], "env": QUIET,
                 "models_json": f"{AGENT_DIR}/models.json: {PROVIDER} = openai-completions → the model proxy",
                 "permissions": "none (pi has no approval prompts or sandbox)", "node": NODE.spec}
-
-
-def _json(line: str) -> Any:
-    try:
-        return json.loads(line)
-    except ValueError:
-        return None
