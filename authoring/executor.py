@@ -494,11 +494,14 @@ class _Runners:
 
 class NodeRunner:
     """A Ray actor on one node: runs jobs in its threads on the node's engine. Before each job it checks the node
-    against the driver and receives the job's folders (re-hashed, a mismatch refused); its stop event is what
-    every job it runs polls."""
+    against the driver and hashes the job's folders again (a mismatch is refused); a folder is unpacked once per
+    runner and unpacked afresh when a job left it changed. Its stop event is what every job it runs polls."""
 
     def __init__(self, driver: NodeIdentity):
         self.driver, self.stopping = driver, threading.Event()
+        self.scratch = Path(tempfile.mkdtemp(prefix="v3ast-shipments-"))
+        self.received: dict[str, Path] = {}
+        self.receiving = threading.Lock()
 
     def start(self) -> tuple[str, str | None, bool]:
         """(node label, why it is refused or None, whether it lacks the base image)."""
@@ -514,23 +517,30 @@ class NodeRunner:
         node, client = node_label(), node_client()
         if refusal := NodeIdentity.here(client, self.driver.base_image).refusal(self.driver, node):
             raise _with_node(NodeRefused(refusal), node)
-        scratch = Path(tempfile.mkdtemp(prefix="v3ast-shipment-"))
-        try:
-            folders = [receive(archive, digest, node, scratch / str(i))
-                       for i, (archive, digest) in enumerate(zip(archives, digests))]
-            if self.stopping.is_set():
-                raise Stopped("stopped before it started")
-            return call(client, folders, self.stopping)
-        finally:
-            shutil.rmtree(scratch, ignore_errors=True)
+        folders = [self._folder(archive, digest, node) for archive, digest in zip(archives, digests)]
+        if self.stopping.is_set():
+            raise Stopped("stopped before it started")
+        return call(client, folders, self.stopping)
+
+    def _folder(self, archive: bytes, digest: str, node: str) -> Path:
+        from authoring.pairs.format import content_hash
+
+        with self.receiving:
+            folder = self.received.get(digest)
+            if folder is None or content_hash(folder) != digest:
+                folder = receive(archive, digest, node, Path(tempfile.mkdtemp(dir=self.scratch)))
+                self.received[digest] = folder
+            return folder
 
     def stop(self) -> None:
         self.stopping.set()
 
     def drain(self) -> None:
+        """The end of a batch: wait for the background removals, drop the received folders."""
         from authoring.sandbox.teardown import drain_teardowns
 
         drain_teardowns()
+        shutil.rmtree(self.scratch, ignore_errors=True)
 
 
 def image_archive(client: docker.DockerClient, name: str) -> bytes:

@@ -2,8 +2,10 @@
 wall time and per-run overhead, plus the bare per-task overhead of each executor (jobs that ship the pair, re-hash
 it on the worker and do nothing). Ray runs on a local cluster started here (or RAY_ADDRESS).
 
-The batches alternate local, ray, ray, local, … (`--repeat` rounds), so drift in the machine's load falls on both;
-each executor's figure is its median.
+Each batch runs in a fresh process, as a command does: the local one imports the harness's libraries during its
+batch and so does the Ray runner. The batch's wall time is `run_batch` with the executor already open (Ray's
+connect and the janitor on every node are timed apart, once per command). The batches alternate local, ray, ray,
+local, … (`--repeat` rounds), so drift in the machine's load falls on both; each executor's figure is its median.
 
 Usage: .venv/bin/python benchmarks/bench_executor.py [--runs 10] [--workers 2] [--noop 100] [--repeat 2] [--pair ID]
 """
@@ -11,22 +13,23 @@ Usage: .venv/bin/python benchmarks/bench_executor.py [--runs 10] [--workers 2] [
 from __future__ import annotations
 
 import argparse
+import json
+import os
 import shutil
 import statistics
+import subprocess
+import sys
 import tempfile
 import time
 from pathlib import Path
 
 from rich.console import Console
 
-from authoring.executor import Job, LocalExecutor, RayExecutor, Shipment
+from authoring.executor import Job, LocalExecutor, RayExecutor, Shipment, open_executor
 from authoring.pairs.format import content_hash, load_pair
 from authoring.project import Project
 from authoring.sandbox.base_image import ensure_base_image
 from authoring.sandbox.daemon import connect
-from calibration.batch import BatchSettings, run_batch
-from calibration.harness import HarnessConfig
-from calibration.harnesses import harness_actor
 
 
 def nothing(client, folders, stop) -> str:
@@ -43,7 +46,18 @@ def bare_overhead(executor, pair, jobs: int, workers: int, base_image: str) -> f
     return (time.monotonic() - started) / jobs
 
 
-def batch_seconds(executor, client, pair, runs: int, workers: int, base_image: str) -> float:
+def one_batch(name: str, pair_id: str, runs: int, workers: int) -> dict:
+    """One batch in this (fresh) process: what a `v3ast calibrate` command would do."""
+    from calibration.batch import BatchSettings, run_batch
+    from calibration.harness import HarnessConfig
+    from calibration.harnesses import harness_actor
+
+    client = connect()
+    base_image = ensure_base_image(client).tag
+    pair = load_pair(Project.current().generated_tasks / pair_id)
+    started = time.monotonic()
+    executor = open_executor(name, client, base_image, lambda line: None)
+    opened = time.monotonic() - started
     config = HarnessConfig()
     settings = BatchSettings(name="bench", runs=runs, workers=workers, scripted=True, harness={"name": "bench"})
     with tempfile.TemporaryDirectory(prefix="v3ast-bench-executor-") as scratch:
@@ -52,10 +66,19 @@ def batch_seconds(executor, client, pair, runs: int, workers: int, base_image: s
                             runs_root=Path(scratch), base_image=base_image, executor=executor,
                             console=Console(quiet=True))
         seconds = time.monotonic() - started
-        outcomes = sorted(row.outcome for row in outcome.rows)
         shutil.rmtree(scratch, ignore_errors=True)
-    print(f"  {executor.name}: {len(outcomes)} runs, outcomes {sorted(set(outcomes))}, {seconds:.1f} s", flush=True)
-    return seconds
+    return {"seconds": seconds, "opened": opened, "outcomes": sorted(row.outcome for row in outcome.rows)}
+
+
+def batch_in_fresh_process(name: str, args, ray_address: str) -> dict:
+    command = [sys.executable, __file__, "--one", name, "--runs", str(args.runs), "--workers", str(args.workers),
+               "--pair", args.pair]
+    done = subprocess.run(command, env=dict(os.environ, RAY_ADDRESS=ray_address), capture_output=True, text=True,
+                          check=True)
+    result = json.loads(done.stdout.strip().splitlines()[-1])
+    print(f"  {name:5}: {len(result['outcomes'])} runs, outcomes {sorted(set(result['outcomes']))}, "
+          f"{result['seconds']:.1f} s (executor opened in {result['opened']:.1f} s)", flush=True)
+    return result
 
 
 def main() -> None:
@@ -65,22 +88,29 @@ def main() -> None:
     parser.add_argument("--noop", type=int, default=100, help="bare jobs per executor")
     parser.add_argument("--repeat", type=int, default=2, help="rounds of (local, ray) batches, alternating order")
     parser.add_argument("--pair", default="purge-qa-orders")
+    parser.add_argument("--one", choices=("local", "ray"), help=argparse.SUPPRESS)
     args = parser.parse_args()
+    if args.one:
+        print(json.dumps(one_batch(args.one, args.pair, args.runs, args.workers)))
+        return
     client = connect()
     base_image = ensure_base_image(client).tag
     pair = load_pair(Project.current().generated_tasks / args.pair)
     local = LocalExecutor(client)
     started = time.monotonic()
     ray = RayExecutor(client)
-    print(f"ray: connected in {time.monotonic() - started:.1f} s")
+    print(f"ray: cluster started or joined in {time.monotonic() - started:.1f} s")
+    import ray as ray_module
+
+    address = ray_module.get_runtime_context().gcs_address
     for executor in (local, ray):
-        bare_overhead(executor, pair, 4, args.workers, base_image)  # warm workers
         per_task = bare_overhead(executor, pair, args.noop, args.workers, base_image)
-        print(f"{executor.name:5} bare task (ship + re-hash + nothing): {per_task * 1000:7.1f} ms per task")
+        print(f"{executor.name:5} bare task (ship + re-hash + nothing): {per_task * 1000:7.1f} ms per task "
+              f"({args.noop} tasks, the runner's start included)")
     walls: dict[str, list[float]] = {"local": [], "ray": []}
     for round_ in range(args.repeat):
-        for executor in (local, ray) if round_ % 2 == 0 else (ray, local):
-            walls[executor.name].append(batch_seconds(executor, client, pair, args.runs, args.workers, base_image))
+        for name in ("local", "ray") if round_ % 2 == 0 else ("ray", "local"):
+            walls[name].append(batch_in_fresh_process(name, args, address)["seconds"])
     runs = 2 * args.runs
     for name, seconds in walls.items():
         wall = statistics.median(seconds)
@@ -89,6 +119,7 @@ def main() -> None:
     local_wall, ray_wall = statistics.median(walls["local"]), statistics.median(walls["ray"])
     extra = ray_wall - local_wall
     print(f"ray - local: {extra:+.1f} s ({100 * extra / local_wall:+.1f} %), {extra / runs * 1000:+.0f} ms per run")
+
 
 if __name__ == "__main__":
     main()
