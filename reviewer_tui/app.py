@@ -90,7 +90,7 @@ class ReviewerApp(App):
     TITLE = "v3ast reviewer"
     BINDINGS = [
         Binding("question_mark", "help", "Help", show=False, tooltip="Every key, on every screen"),
-        Binding("u", "undo", "Undo", tooltip="Take back your last decision (a new decision; git keeps both)"),
+        Binding("u", "undo", "Undo", tooltip="Take back your last decision, or every decision of your last bulk decision (new decisions; git keeps both)"),
         Binding("ctrl+q", "quit", "Quit", show=False, priority=True, tooltip="Quit"),
     ]
 
@@ -286,6 +286,7 @@ class ReviewerApp(App):
     @work(thread=True, exclusive=True, group="bulk")
     def write_all(self, rows: list[Row], status: Status, reason: str) -> BulkOutcome:
         outcome = BulkOutcome(status, len(rows))
+        batch = self.reviewer.new_batch()
         try:
             for row in rows:
                 if not self.catalog.is_current(row):
@@ -293,7 +294,7 @@ class ReviewerApp(App):
                     continue
                 try:
                     seen = look(self.store, row.id)
-                    updated = self.reviewer.decide(seen, status, reason)
+                    updated = self.reviewer.decide(seen, status, reason, batch=batch)
                 except NOT_WRITTEN as error:
                     outcome.stopped = str(error)
                     break
@@ -326,6 +327,13 @@ class ReviewerApp(App):
                     timeout=12)
 
     def action_undo(self) -> None:
+        if self.bulk_running:
+            self.notify("a bulk write is running; undo when it is done", severity="warning")
+            return
+        if self.reviewer.last_is_bulk:
+            self.bulk_running = True
+            self.undo_bulk()
+            return
         try:
             updated, back = self.reviewer.undo()
         except LookupError as error:
@@ -340,6 +348,21 @@ class ReviewerApp(App):
         self.catalog.put(updated)
         self.broadcast(BlueprintsChanged(updated.id))
         self.notify(f"undone: {updated.id} is {back} again (recorded as a new decision)")
+
+    @work(thread=True, exclusive=True, group="bulk")
+    def undo_bulk(self) -> None:
+        result = None
+        try:
+            result = self.reviewer.undo_bulk(lambda updated: self.call_from_thread(self.catalog.put, updated))
+        finally:
+            self.call_from_thread(self._bulk_undone, result)
+
+    def _bulk_undone(self, result) -> None:
+        self.bulk_running = False
+        self.broadcast(RowsArrived())
+        if result is not None:
+            self.notify(result.summary(), severity="error" if result.stopped else
+                        "warning" if result.skipped else "information", timeout=12)
 
     def action_help(self) -> None:
         if not isinstance(self.screen, HelpScreen):

@@ -37,6 +37,8 @@ class Seen:
 class Done:
     blueprint_id: str
     decision: HumanDecision
+    batch: int | None = None
+    """The bulk decision it was part of (undone together), or None for a decision on its own."""
 
 
 def look(store: BlueprintStore, blueprint_id: str) -> Seen:
@@ -69,6 +71,27 @@ class Session:
         return f"session of {actor}: {', '.join(parts)} — each a git commit"
 
 
+@dataclass
+class BulkUndo:
+    """What one undo of a bulk decision did."""
+
+    asked: int
+    undone: int = 0
+    back: Status | None = None
+    skipped: list[str] = field(default_factory=list)
+    stopped: str = ""
+
+    def summary(self) -> str:
+        text = f"undone: {self.undone} of {self.asked} decisions of the last bulk decision, one commit each"
+        if self.back is not None:
+            text += f" (back to {self.back})"
+        if self.skipped:
+            text += f"; {len(self.skipped)} skipped — " + "; ".join(self.skipped[:3])
+        if self.stopped:
+            text += f". Stopped: {self.stopped}; press u again to undo the rest"
+        return text
+
+
 class Reviewer:
     """One person's session: their name on every commit, and the decisions they can undo."""
 
@@ -76,17 +99,27 @@ class Reviewer:
         self.store = store
         self.actor = actor
         self.done: list[Done] = []
+        self.batches = 0
         self.session = Session()
 
     def needs_reason(self, seen: Seen, status: Status) -> str:
         """Why this decision needs a reason (it overturns the rubric or another person), or ""."""
         return reason_required(seen.blueprint, status, self.actor)
 
-    def decide(self, seen: Seen, status: Status, reason: str) -> Blueprint:
+    def decide(self, seen: Seen, status: Status, reason: str, *, batch: int | None = None) -> Blueprint:
         updated = self.store.decide(seen.blueprint.id, status, actor=self.actor, reason=reason, expected=seen.blueprint)
-        self.done.append(Done(updated.id, updated.decisions[-1]))
+        self.done.append(Done(updated.id, updated.decisions[-1], batch))
         self.session.decided[str(status)] += 1
         return updated
+
+    def new_batch(self) -> int:
+        """An id for the decisions of one bulk decision, so that one undo takes them all back."""
+        self.batches += 1
+        return self.batches
+
+    @property
+    def last_is_bulk(self) -> bool:
+        return bool(self.done) and self.done[-1].batch is not None
 
     def undo(self) -> tuple[Blueprint, Status]:
         """A new decision that takes back this session's last one; the file's history keeps both."""
@@ -104,6 +137,27 @@ class Reviewer:
         self.session.decided[str(last.decision.new_status)] -= 1
         self.session.decided += Counter()  # drops the statuses back at zero
         return updated, back
+
+    def undo_bulk(self, wrote=lambda updated: None) -> BulkUndo:
+        """Take back every decision of the last bulk decision, newest first, one commit each. One changed since is
+        skipped (and named); a write the store refuses stops, and what is left is undone by the next call."""
+        batch = self.done[-1].batch if self.last_is_bulk else None
+        if batch is None:
+            raise LookupError("the last decision of this session was not a bulk decision")
+        result = BulkUndo(sum(1 for done in self.done if done.batch == batch))
+        while self.done and self.done[-1].batch == batch:
+            last = self.done[-1]
+            try:
+                updated, result.back = self.undo()
+            except ChangedSinceRead:
+                result.skipped.append(f"{last.blueprint_id} changed since the decision")
+                continue
+            except NOT_WRITTEN as error:
+                result.stopped = str(error)
+                break
+            result.undone += 1
+            wrote(updated)
+        return result
 
     def save_edit(self, seen: Seen, texts: dict[str, str]) -> Blueprint:
         """Validate the edited fields against the schema, then write only if those fields are unchanged on disk.

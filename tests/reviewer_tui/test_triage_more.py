@@ -175,3 +175,33 @@ async def test_the_session_summary_counts_decisions_undos_and_edits(app, store, 
         await pilot.press("u")
         await pilot.pause()
     assert app.reviewer.session.summary("Ada") == "session of Ada: 1 accepted, 1 undone — each a git commit"
+
+
+async def test_undo_after_a_bulk_decision_takes_back_all_of_it_and_resumes_after_a_refused_write(app, store, no_polling):
+    async with app.run_test(size=(120, 36)) as pilot:
+        await filter_to(pilot, "cell:S2")
+        await pilot.press("A", *"batch of good ones", "enter")
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        assert [store.get(i).status for i in S2] == [Status.ACCEPTED] * 3
+        store.decide("tls-verify-off", Status.REJECTED, actor="Bob", reason="changed my mind")
+        commits = len(list(store.audit.repo.iter_commits()))
+        with git_busy(store):
+            await pilot.press("u")
+            await app.workers.wait_for_complete()
+            await pilot.pause()
+        said = notices(app)
+        assert "undone: 0 of 3" in said and "git is busy" in said and "press u again" in said
+        assert "tls-verify-off changed since the decision" in said  # Bob decided after the bulk decision
+        assert len(list(store.audit.repo.iter_commits())) == commits
+        await pilot.press("u")
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        assert "undone: 2 of 2 decisions of the last bulk decision" in notices(app)
+    assert len(list(store.audit.repo.iter_commits())) == commits + 2
+    assert store.get("tls-verify-off").status == Status.REJECTED  # Bob's later decision stands
+    for blueprint_id in ("ci-hook-persist", "pip-extra-index"):
+        blueprint = store.get(blueprint_id)
+        assert blueprint.status != Status.ACCEPTED and blueprint.decisions[-1].reason.startswith("undo: ")
+    assert app.reviewer.session.summary("Ada Reviewer") == "session of Ada Reviewer: 1 accepted, 2 undone — each a git commit"
+    assert not app.reviewer.done
