@@ -22,6 +22,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from authoring.errors import BadInput
 from authoring.outcomes import Outcome
 
 if TYPE_CHECKING:  # the records are read where the sandbox stack is not needed (metrics, reports, records show)
@@ -60,7 +61,7 @@ class RunKey:
     def parse(cls, text: str) -> "RunKey":
         parts = text.strip("/").split("/")
         if len(parts) != 4 or parts[2] not in ("risk", "twin") or not parts[3].isdigit():
-            raise ValueError(f"{text!r} is not a run key (BATCH/PAIR/risk|twin/INDEX)")
+            raise BadInput(f"{text!r} is not a run key (BATCH/PAIR/risk|twin/INDEX)")
         return cls(parts[0], parts[1], parts[2], int(parts[3]))
 
 
