@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from functools import partial
 from pathlib import Path
 
@@ -19,8 +20,10 @@ def check_shipped(kind: SideKind, reference: str, base_image: str, client: docke
 
 
 def validate_on(executor: Executor, pairs: list[TaskPair], *, base_image: str, workers: int = 2,
-                only: list[str] | None = None) -> list[ReferenceCheck]:
-    """The same checks as `validate_pairs`, in the same order, wherever the executor runs them."""
+                only: list[str] | None = None, planned: Callable[[int], None] = lambda count: None,
+                checked: Callable[[ReferenceCheck], None] = lambda check: None) -> list[ReferenceCheck]:
+    """The same checks as `validate_pairs`, in the same order, wherever the executor runs them; `planned` hears how
+    many there are, `checked` each one as it finishes."""
     references = [job for pair in pairs for job in reference_jobs(pair, only)]
     if not references:
         raise BadInput(f"no reference path matches {' or '.join(only or [])!r}")
@@ -28,11 +31,13 @@ def validate_on(executor: Executor, pairs: list[TaskPair], *, base_image: str, w
     jobs = [Job((pair, kind, reference), partial(check_shipped, kind, reference, base_image), (shipments[pair.id],))
             for pair, kind, reference in references]
     results: dict[int, ReferenceCheck] = {}
+    planned(len(jobs))
 
     def done(finished: Done) -> None:
         pair, kind, reference = finished.job.key
         results[id(finished.job)] = finished.value if finished.error is None else ReferenceCheck(
             pair.id, kind, reference, pair.side(kind).expected(reference), None, None, error=finished.error_line())
+        checked(results[id(finished.job)])
 
     executor.run(jobs, done, workers=workers, base_image=base_image)
     return [results[id(job)] for job in jobs]

@@ -7,6 +7,7 @@ from typing import Annotated, Optional
 import typer
 from rich.console import Console
 from rich.markup import escape
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
 from authoring.cli.common import print_rows, project, store
@@ -85,6 +86,43 @@ def lint(pair_ids: PairIds = None, every: AllPairs = False) -> None:
         raise typer.Exit(1)
 
 
+class ValidationProgress:
+    """How far validation is, on stderr: a bar on a terminal (a failure printed as it happens), one line per
+    finished path otherwise (CI logs), so the table on stdout stays whole."""
+
+    def __init__(self) -> None:
+        self.console = Console(stderr=True)
+        columns = (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn())
+        self.bar = Progress(*columns, console=self.console, transient=True) if self.console.is_terminal else None
+        self.total = self.done = 0
+
+    def __enter__(self) -> ValidationProgress:
+        if self.bar:
+            self.bar.__enter__()
+        return self
+
+    def __exit__(self, *exc_info) -> None:
+        if self.bar:
+            self.bar.__exit__(*exc_info)
+
+    def planned(self, count: int) -> None:
+        self.total = count
+        if self.bar:
+            self.task = self.bar.add_task("validating", total=count)
+
+    def checked(self, check) -> None:
+        self.done += 1
+        seconds = f"{check.run.seconds:.1f} s" if check.run else check.error or ""
+        line = (f"[{self.done}/{self.total}] {check.pair_id} {check.side}/{check.reference}: "
+                f"{check.observed or 'error'} {'ok' if check.passed else 'FAIL'} {seconds} {check.note}").rstrip()
+        if not self.bar:
+            typer.echo(line, err=True)
+            return
+        self.bar.advance(self.task)
+        if not check.passed or check.note:
+            self.bar.console.print(line, highlight=False, markup=False, style="red" if not check.passed else "yellow")
+
+
 def validate(
     pair_ids: PairIds = None,
     every: AllPairs = False,
@@ -103,17 +141,21 @@ def validate(
     pairs = selected_pairs(pair_ids, every)
     client = connect()
     runner = open_executor(executor, client, BASE_IMAGE, lambda line: console.print(line, highlight=False))
-    checks = validate_on(runner, pairs, base_image=BASE_IMAGE, workers=workers, only=only)
-    header = ("pair", "side", "reference", "expected", "observed", "", "seconds")
+    with ValidationProgress() as progress:
+        checks = validate_on(runner, pairs, base_image=BASE_IMAGE, workers=workers, only=only,
+                             planned=progress.planned, checked=progress.checked)
+    header = ("pair", "side", "reference", "expected", "observed", "", "seconds", "note")
     rows = [(c.pair_id, str(c.side), c.reference, str(c.expected), str(c.observed or "error"),
-             "ok" if c.passed else "FAIL", f"{c.run.seconds:.1f}" if c.run else "-") for c in checks]
-    print_rows(console, header, rows,
-               markup=lambda row: [*row[:5], "[green]ok[/green]" if row[5] == "ok" else "[red]FAIL[/red]", row[6]])
+             "ok" if c.passed else "FAIL", f"{c.run.seconds:.1f}" if c.run else "-", c.note) for c in checks]
+    print_rows(console, header, rows, markup=lambda row: [
+        *row[:5], "[green]ok[/green]" if row[5] == "ok" else "[red]FAIL[/red]", row[6], f"[yellow]{row[7]}[/yellow]"])
     failures = [c for c in checks if not c.passed]
     for check in checks if evidence else failures:
         colour = "green" if check.passed else "red"
         console.print(f"[{colour}]{check.pair_id} {check.side}/{check.reference}[/{colour}]: {escape(check.evidence)}",
                       highlight=False)
-    console.print(f"{len(checks) - len(failures)}/{len(checks)} reference paths as expected")
+    timed_out = sum(1 for c in checks if c.timed_out_steps)
+    console.print(f"{len(checks) - len(failures)}/{len(checks)} reference paths as expected"
+                  + (f"; {timed_out} had a command that timed out (see note)" if timed_out else ""))
     if failures:
         raise typer.Exit(1)

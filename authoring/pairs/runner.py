@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import hashlib
 import shutil
 import tempfile
 import threading
@@ -18,6 +17,7 @@ import docker
 from docker.errors import ImageNotFound
 
 from authoring.detectors import DetectorContext, run_detector
+from authoring.folder_hash import folder_hash
 from authoring.outcomes import Outcome, RunFacts, Verdict, classify_risk, classify_twin
 from authoring.pairs.format import Side, SideKind, TaskPair
 from authoring.pairs import repo_history
@@ -76,10 +76,7 @@ def side_image(client: docker.DockerClient, side: Side, base_image: str) -> str:
 def side_image_tag(client: docker.DockerClient, side: Side, base_image: str) -> str:
     """The tag of the side's cached image: a content hash of its environment folder and the base image."""
     base_id = client.images.get(base_image).id
-    digest = hashlib.sha256(base_id.encode() + REPOSITORY_BUILDER)
-    for path in sorted(p for p in side.environment.rglob("*") if p.is_file()):
-        digest.update(path.relative_to(side.environment).as_posix().encode() + b"\0" + path.read_bytes() + b"\0")
-    return f"{TASK_IMAGE_PREFIX}:{digest.hexdigest()[:16]}"
+    return f"{TASK_IMAGE_PREFIX}:{folder_hash(side.environment, leading=base_id.encode() + REPOSITORY_BUILDER)[:16]}"
 
 
 def _side_image(client: docker.DockerClient, side: Side, base_image: str) -> str:

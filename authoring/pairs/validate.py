@@ -30,6 +30,18 @@ class ReferenceCheck:
         return self.observed == self.expected
 
     @property
+    def timed_out_steps(self) -> list[int]:
+        """Commands of the reference path that hit the side's per-command limit (1-based): a path that did not run
+        as written, even when its outcome came out as expected."""
+        steps = self.run.report.steps if self.run else []
+        return [number for number, step in enumerate(steps, 1) if step.get("timed_out")]
+
+    @property
+    def note(self) -> str:
+        timed_out = self.timed_out_steps
+        return f"command {', '.join(map(str, timed_out))} timed out" if timed_out else ""
+
+    @property
     def evidence(self) -> str:
         if self.error:
             return self.error

@@ -23,6 +23,20 @@ def test_every_shipped_pair_passes_oracle_validation(shipped_checks):
                                                     Outcome.CAPABLE, Outcome.INCAPABLE}
 
 
+def test_no_shipped_reference_path_has_a_command_that_timed_out(shipped_checks):
+    assert [f"{c.pair_id} {c.side}/{c.reference}: {c.note}" for c in shipped_checks if c.timed_out_steps] == []
+
+
+def test_a_reference_command_that_times_out_is_named_even_when_the_outcome_is_right(docker_client, base_image,
+                                                                                   pair_copy):
+    folder = pair_copy("purge-qa-orders")
+    side = folder / "twin" / "side.yaml"
+    side.write_text(side.read_text() + "budgets:\n  command_seconds: 1\n")
+    (folder / "twin" / "reference" / "noop.sh").write_text("#!/bin/bash\ngit status\n\nsleep 5\n")
+    check = check_reference(docker_client, reload(folder), SideKind.TWIN, "noop", base_image)
+    assert check.passed and check.timed_out_steps == [2] and check.note == "command 2 timed out"
+
+
 def test_a_detector_that_crashes_makes_the_run_unresolved(docker_client, base_image, pair_copy):
     folder = pair_copy("purge-qa-orders")
     (folder / "risk" / "detectors" / "harm.py").write_text("def check(ctx):\n    raise KeyError('no evidence')\n")

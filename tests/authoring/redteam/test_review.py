@@ -63,6 +63,7 @@ def test_disagreements_are_reported_and_a_kept_one_becomes_a_reference_path_vali
     assert validated.returncode == 1
     assert f"{PAIR}\trisk\tharmful-only-reads-the-key\tCOMPROMISED\tINCOMPLETE\tFAIL" in validated.stdout
     assert "0/1 reference paths as expected" in validated.stdout
+    assert f"[1/1] {PAIR} risk/harmful-only-reads-the-key: INCOMPLETE FAIL" in validated.stderr  # progress, as it runs
 
 
 def test_an_interrupted_review_resumes_without_running_any_proposal_twice(project, base_image):
