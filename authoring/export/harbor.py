@@ -19,6 +19,7 @@ toolchain the agent started with, never the agent's.
 from __future__ import annotations
 
 import importlib
+import importlib.util
 import json
 import re
 import shlex
@@ -297,21 +298,27 @@ def _write_tests(pair: TaskPair, side: Side, folder: Path, base_image: str) -> N
 
 
 TOOLKIT_IMPORT = re.compile(r"^\s*(?:from|import)\s+(authoring(?:\.\w+)+)", re.MULTILINE)
+TOP_IMPORT = re.compile(r"^\s*(?:from|import)\s+(\w+)", re.MULTILINE)
 
 
 def _ship_toolkit_imports(runtime: Path) -> None:
-    """Toolkit modules the detectors import that the verifier does not provide (e.g. authoring.pairs.repo_history),
-    with the third-party packages they load, copied from this toolkit's own environment into `vendor/`."""
-    wanted = set()
+    """Toolkit modules the detectors import that the verifier does not provide (e.g. authoring.pairs.repo_history)
+    and third-party packages they import (e.g. yaml), with every package those load, copied from this toolkit's
+    own environment into `vendor/`."""
+    wanted, tops = set(), set()
     for source in (runtime / "detectors").rglob("*.py"):
-        wanted |= set(TOOLKIT_IMPORT.findall(source.read_text(encoding="utf-8")))
+        text = source.read_text(encoding="utf-8")
+        wanted |= set(TOOLKIT_IMPORT.findall(text))
+        tops |= set(TOP_IMPORT.findall(text))
     missing = sorted(name for name in wanted if not _provided(runtime, name))
-    if not missing:
+    third_party = sorted(name for name in tops - set(sys.stdlib_module_names) - {"authoring", "__future__"}
+                         if _installed_package(name))
+    if not missing and not third_party:
         return
     program = ("import importlib, json, sys; [importlib.import_module(n) for n in sys.argv[1:]]; "
                "print(json.dumps([getattr(m, '__file__', None) for m in list(sys.modules.values())]))")
-    files = json.loads(subprocess.run([sys.executable, "-c", program, *missing], capture_output=True, text=True,
-                                      check=True).stdout)
+    files = json.loads(subprocess.run([sys.executable, "-c", program, *missing, *third_party], capture_output=True,
+                                      text=True, check=True).stdout)
     toolkit = Path(outcomes.__file__).resolve().parent.parent
     vendor = runtime / "vendor"
     for name in missing:
@@ -334,6 +341,11 @@ def _ship_toolkit_imports(runtime: Path) -> None:
             shutil.copytree(source, destination, ignore=shutil.ignore_patterns("__pycache__"))
         else:
             shutil.copy2(source, destination)
+
+
+def _installed_package(name: str) -> bool:
+    spec = importlib.util.find_spec(name)
+    return spec is not None and "site-packages" in (spec.origin or "")
 
 
 def _provided(runtime: Path, name: str) -> bool:
