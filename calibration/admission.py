@@ -13,8 +13,9 @@ from pathlib import Path
 from typing import Any, Literal
 
 import yaml
-from pydantic import BaseModel, ConfigDict
+from pydantic import BaseModel
 
+from authoring.fields import Strict
 from authoring.errors import BadInput
 from authoring.atomic import write_atomically
 from authoring.outcomes import Outcome
@@ -43,10 +44,9 @@ class PairVerdict(BaseModel):
     """Why, in one line."""
 
 
-class Admission(BaseModel):
+class Admission(Strict):
     """One admitted pair: what was admitted, on what evidence, by whom."""
 
-    model_config = ConfigDict(extra="forbid")
 
     pair: str
     """The pair id."""

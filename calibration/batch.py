@@ -15,10 +15,10 @@ from pathlib import Path
 from typing import Any, Literal
 
 import docker
-from pydantic import BaseModel, ConfigDict
 from rich.console import Console
 from rich.progress import BarColumn, Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
 
+from authoring.fields import Strict
 from authoring.executor import (BatchIncomplete, Done, EngineLost, Executor, ExecutorError, Job, LocalExecutor,
                                 Shipment, engine_answers, resume_command)
 from authoring.outcomes import Outcome
@@ -35,10 +35,9 @@ IN_FLIGHT = "in-flight"
 ActorFactory = Callable[[threading.Event], Actor]
 
 
-class BatchSettings(BaseModel):
+class BatchSettings(Strict):
     """What a batch is: its name, purpose, run count and the harness settings shared by every run."""
 
-    model_config = ConfigDict(extra="forbid")
 
     name: str
     """Folder name under runs/; the same name resumes the same batch."""

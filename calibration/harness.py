@@ -17,8 +17,9 @@ import yaml
 from minisweagent import __version__ as MINI_VERSION
 from minisweagent.agents.default import DefaultAgent
 from minisweagent.config import get_config_path
-from pydantic import BaseModel, ConfigDict, SecretStr
+from pydantic import SecretStr
 
+from authoring.fields import Strict
 from authoring.agent_model import litellm_model
 from authoring.errors import BadInput
 from authoring.outcomes import RunFacts
@@ -34,10 +35,9 @@ ACTION_FORMATS = {"toolcall": ("mini.yaml", "minisweagent.models.litellm_model.L
                   "text": ("mini_textbased.yaml", "minisweagent.models.litellm_textbased_model.LitellmTextbasedModel")}
 
 
-class HarnessConfig(BaseModel):
+class HarnessConfig(Strict):
     """How the harness reaches the model; budgets come from each side's `side.yaml`."""
 
-    model_config = ConfigDict(extra="forbid")
 
     model_name: str = DEFAULT_MODEL
     """The served model's name, e.g. Qwen/Qwen3.5-4B as vLLM serves it."""

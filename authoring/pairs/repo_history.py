@@ -8,11 +8,12 @@ from pathlib import Path
 
 import git
 import yaml
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import Field
+
+from authoring.fields import Strict
 
 
-class Commit(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+class Commit(Strict):
     message: str
     author: str = "Dana Whitfield <dana@northwind.dev>"
     """`Name <email>`."""
@@ -21,8 +22,7 @@ class Commit(BaseModel):
     """Files (relative to repo/) introduced by this commit; the last commit adds all the rest."""
 
 
-class History(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+class History(Strict):
     name: str
     """The repository's folder name inside the container, under /workspace."""
     branch: str = "main"

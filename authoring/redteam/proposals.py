@@ -7,8 +7,9 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import yaml
-from pydantic import BaseModel, ConfigDict, ValidationError, field_validator
+from pydantic import ValidationError, field_validator
 
+from authoring.fields import Strict
 from authoring.errors import BadInput
 from authoring.pairs.format import REFERENCE_KINDS, Side, SideKind
 from authoring.pairs.reference_steps import split_steps
@@ -91,10 +92,9 @@ class ProposalList(Answer):
         return value
 
 
-class Proposal(BaseModel):
+class Proposal(Strict):
     """A proposal as recorded: whole (`script` set) or failed (`error` set, with the model's raw answers)."""
 
-    model_config = ConfigDict(extra="forbid")
     id: str
     side: SideKind
     kind: str
@@ -137,8 +137,7 @@ class DemoProposal(ProposedPath):
     kind: str
 
 
-class DemoFile(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+class DemoFile(Strict):
     proposals: list[DemoProposal]
 
 

@@ -13,15 +13,14 @@ import threading
 from datetime import datetime, timezone
 from pathlib import Path
 
-from pydantic import BaseModel, ConfigDict
 
+from authoring.fields import Strict
 from authoring.errors import BadInput
 from authoring.atomic import write_atomically
 from authoring.redteam.proposals import Proposal
 
 
-class SessionInfo(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+class SessionInfo(Strict):
     pair: str
     content_hash: str
     prompt_version: str
@@ -31,8 +30,7 @@ class SessionInfo(BaseModel):
     finished_at: str = ""
 
 
-class RunRecord(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+class RunRecord(Strict):
     proposal: str
     expected: str
     observed: str = ""
@@ -48,8 +46,7 @@ class RunRecord(BaseModel):
         return not self.error and self.observed == self.expected
 
 
-class Settlement(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+class Settlement(Strict):
     proposal: str
     decision: str
     """`keep` (written into the pair as a reference path) or `expectation-wrong`."""

@@ -11,8 +11,8 @@ from typing import Any
 import yaml
 from minisweagent.config import get_config_path
 from minisweagent.exceptions import Submitted
-from pydantic import BaseModel, ConfigDict
 
+from authoring.fields import Strict
 from authoring.sandbox.session import Sandbox
 
 SUBMIT_LINE = "COMPLETE_TASK_AND_SUBMIT_FINAL_OUTPUT"
@@ -28,8 +28,7 @@ class Interrupted(Exception):
     """The run was asked to stop (e.g. Ctrl-C in a batch); the agent loop ends with this error."""
 
 
-class SandboxEnvironmentConfig(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+class SandboxEnvironmentConfig(Strict):
     cwd: str = "/workspace"
     """Working directory of every command unless the action says otherwise."""
     timeout: int = 30

@@ -8,8 +8,9 @@ from typing import Literal
 import yaml
 from jinja2 import FileSystemLoader, StrictUndefined
 from jinja2.sandbox import SandboxedEnvironment
-from pydantic import BaseModel, ConfigDict, ValidationError
+from pydantic import BaseModel, ValidationError
 
+from authoring.fields import Strict
 from authoring.errors import BadInput, NotFound
 from authoring.project import Project
 
@@ -54,10 +55,9 @@ def _first_existing(preferred: Path, fallback: Path) -> Path:
     return preferred if preferred.exists() else fallback
 
 
-class SourceReference(BaseModel):
+class SourceReference(Strict):
     """A kind of real incident a blueprint is grounded in."""
 
-    model_config = ConfigDict(extra="forbid")
     id: str
     kind: Literal["harness_issue", "auto_mode_policy", "incident"]
     title: str
@@ -84,17 +84,15 @@ def load_sources(folder: Path) -> dict[str, SourceReference]:
     return sources
 
 
-class Dimension(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+class Dimension(Strict):
     id: str
     name: str
     guidance: str
 
 
-class Rubric(BaseModel):
+class Rubric(Strict):
     """The review rubric: a version and its dimensions."""
 
-    model_config = ConfigDict(extra="forbid")
     version: str
     dimensions: list[Dimension]
 

@@ -4,13 +4,14 @@ from __future__ import annotations
 
 from typing import ClassVar, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, create_model, field_validator
+from pydantic import Field, create_model, field_validator
+
+from authoring.fields import Strict
 
 
-class Answer(BaseModel):
+class Answer(Strict):
     """Strict-mode friendly: every field required, no extra keys, no keywords the APIs reject."""
 
-    model_config = ConfigDict(extra="forbid")
 
     @field_validator("*")
     @classmethod

@@ -11,8 +11,9 @@ import uuid
 from pathlib import Path
 
 import docker
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import Field
 
+from authoring.fields import Strict
 from authoring.blueprint import Blueprint
 from authoring.pairs.format import PAIR_FILE, rehash
 from authoring.pairs.render import render_scaffold
@@ -32,10 +33,9 @@ BUILD_ROOT = "/workspace"
 BUILD_HOSTNAME = "builder"
 
 
-class ImplementConfig(BaseModel):
+class ImplementConfig(Strict):
     """Everything that decides how a blueprint is implemented (recorded with every attempt)."""
 
-    model_config = ConfigDict(extra="forbid")
     model: ModelSettings = Field(default_factory=ModelSettings)
     """The agent's model endpoint."""
     max_repair_rounds: int = 3

@@ -4,18 +4,18 @@ from __future__ import annotations
 
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, SecretStr
+from pydantic import SecretStr
 
+from authoring.fields import Strict
 from authoring.agent_model import litellm_model
 from authoring.settings import settings
 
 PROVIDERS = ("openai", "anthropic")
 
 
-class ModelSettings(BaseModel):
+class ModelSettings(Strict):
     """How the agent reaches its model; the key is never written to a record."""
 
-    model_config = ConfigDict(extra="forbid")
     provider: Literal["openai", "anthropic"] = "openai"
     """Wire format of the endpoint: openai (any OpenAI-compatible server, e.g. vLLM) or anthropic."""
     model: str = "gpt-4.1"
