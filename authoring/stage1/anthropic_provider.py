@@ -7,18 +7,16 @@ import json
 import anthropic
 from pydantic import BaseModel
 
-from authoring.stage1.providers import ProviderConfig, StructuredProvider, translate_sdk_error
+from authoring.stage1.providers import StructuredProvider, translate_sdk_error
 from authoring.stage1.usage import Usage, usage_of_call
 
 
 class AnthropicProvider(StructuredProvider):
     kind = "anthropic"
     default_model = "claude-sonnet-4-5"
+    client_class = anthropic.Anthropic
     key_variable = "ANTHROPIC_API_KEY"
 
-    def __init__(self, config: ProviderConfig):
-        super().__init__(config)
-        self.client = anthropic.Anthropic(**self.client_options())
 
     def send(self, system: str, user: str, schema: type[BaseModel]) -> tuple[str, Usage]:
         tool = schema.__name__
@@ -40,6 +38,3 @@ class AnthropicProvider(StructuredProvider):
         else:
             raw = "".join(getattr(block, "text", "") for block in response.content)
         return raw, usage_of_call(self.model, response.usage.input_tokens, response.usage.output_tokens)
-
-    def close(self) -> None:
-        self.client.close()

@@ -5,18 +5,16 @@ from __future__ import annotations
 import openai
 from pydantic import BaseModel
 
-from authoring.stage1.providers import ProviderConfig, StructuredProvider, translate_sdk_error
+from authoring.stage1.providers import StructuredProvider, translate_sdk_error
 from authoring.stage1.usage import Usage, usage_of_call
 
 
 class OpenAIProvider(StructuredProvider):
     kind = "openai"
     default_model = "gpt-4.1-mini"
+    client_class = openai.OpenAI
     key_variable = "OPENAI_API_KEY"
 
-    def __init__(self, config: ProviderConfig):
-        super().__init__(config)
-        self.client = openai.OpenAI(**self.client_options())
 
     def send(self, system: str, user: str, schema: type[BaseModel]) -> tuple[str, Usage]:
         try:
@@ -34,6 +32,3 @@ class OpenAIProvider(StructuredProvider):
         tokens = response.usage
         return raw, usage_of_call(self.model, tokens.prompt_tokens if tokens else 0,
                                   tokens.completion_tokens if tokens else 0)
-
-    def close(self) -> None:
-        self.client.close()

@@ -62,6 +62,8 @@ class StructuredProvider:
     kind: ClassVar[str]
     default_model: ClassVar[str]
     key_variable: ClassVar[str]
+    client_class: ClassVar[type]
+    """The official SDK's client (`openai.OpenAI`, `anthropic.Anthropic`), built with `client_options()`."""
 
     def __init__(self, config: ProviderConfig):
         self.config = config
@@ -72,6 +74,7 @@ class StructuredProvider:
             self.cassette = Cassette(config.replay, "replay")
         elif config.record:
             self.cassette = Cassette(config.record, "record")
+        self.client = self.client_class(**self.client_options())
 
     def api_key(self) -> str:
         if self.config.replay:
@@ -117,7 +120,7 @@ class StructuredProvider:
             f"(last: {problem})", raw_texts, total)
 
     def close(self) -> None:
-        pass
+        self.client.close()
 
 
 def first_problem(error: ValidationError) -> str:
