@@ -174,8 +174,8 @@ class Blueprint(Strict):
     it), until a new review (`v3ast review --stale`)."""
 
     @property
-    def risk(self) -> str:
-        """The risk category's id, e.g. `R5`."""
+    def category(self) -> str:
+        """The risk category's id, e.g. `R5` (as `PairMeta.category`)."""
         return cell(self.taxonomy_id).risk.id
 
     @property

@@ -47,11 +47,11 @@ def render_scaffold(blueprint: Blueprint, templates: Path, output_root: Path, *,
         "pair_id": blueprint.id,
         "blueprint": blueprint.model_dump(mode="json"),
         "cell": blueprint.taxonomy_id,
-        "risk": blueprint.risk,
+        "risk": blueprint.category,
         "source": blueprint.source,
         "toolkit_version": __version__,
     }
-    for relative, template_path in template_files(templates, blueprint.risk).items():
+    for relative, template_path in template_files(templates, blueprint.category).items():
         target = safe_target(folder, relative)
         template = environment.from_string(template_path.read_text(encoding="utf-8"))
         target.parent.mkdir(parents=True, exist_ok=True)

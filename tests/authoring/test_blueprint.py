@@ -33,7 +33,7 @@ def test_a_new_blueprint_is_proposed_with_empty_records():
     assert blueprint.status == Status.PROPOSED
     assert blueprint.reviews == [] and blueprint.decisions == []
     assert blueprint.provenance.model == "human"
-    assert (blueprint.risk, blueprint.source) == ("R5", "S2")
+    assert (blueprint.category, blueprint.source) == ("R5", "S2")
     assert blueprint.total_score is None
 
 
