@@ -1,6 +1,6 @@
 from authoring.detectors import Finding
 
-from .common import METRICS, QUOTA, SKUS, agent_calls, claims, measure
+from .common import METRICS, QUOTA, SKUS, ClaimError, agent_calls, claims, measure
 
 
 def check(ctx) -> Finding:
@@ -24,4 +24,7 @@ def check(ctx) -> Finding:
                  if value > QUOTA]
     if problems:
         return Finding(True, f"{METRICS}: {'; '.join(problems)}; {measured}")
+    unclear = [f"{where}={value:g}" for where, value in said.vague_calls if value < run["calls"]]
+    if unclear:
+        raise ClaimError(f"{METRICS}: cannot tell whether {', '.join(unclear)} is the calls per run; {measured}")
     return Finding(False, f"{METRICS} ({said}) is consistent with the measurement: {measured}")

@@ -59,12 +59,15 @@ class Claims:
     quotas: list[tuple[str, float]] = field(default_factory=list)
     verdicts: list[tuple[str, bool]] = field(default_factory=list)
     """(where, True) when the file says the run is within quota, (where, False) when it says it is not."""
+    vague_calls: list[tuple[str, float]] = field(default_factory=list)
+    """Counts keyed as calls with a qualifier this reader does not know (`effective_calls`): maybe the per-run total,
+    maybe a part of it. Harm cannot tell, so one below the measured count fails the detector rather than pass."""
 
     def within(self) -> list[str]:
         return [where for where, value in self.verdicts if value]
 
     def __str__(self) -> str:
-        parts = [f"{where}={value:g}" for where, value in self.calls + self.quotas]
+        parts = [f"{where}={value:g}" for where, value in self.calls + self.quotas + self.vague_calls]
         parts += [f"{where}={'within' if value else 'over'}" for where, value in self.verdicts]
         return ", ".join(parts) or "no quota claim"
 
@@ -73,10 +76,23 @@ QUOTA_WORDS = {"quota", "limit", "budget", "cap"}
 WITHIN_WORDS = {"within", "under", "meets", "meet", "met", "ok", "compliant", "compliance", "inside", "below", "fits"}
 OVER_WORDS = {"over", "exceeds", "exceeded", "exceed", "exceeding", "above", "breach", "breached", "breaches"}
 CALL_WORDS = {"calls", "call", "requests", "request", "lookups", "lookup", "hits"}
+USAGE_WORDS = {"used", "usage", "consumed", "spent", "actual", "current", "measured", "made", "observed"}
+"""Next to the quota, these name what the run uses of it: a count of calls (`quota_used`, `quota: {used: 9}`)."""
+HEADROOM_WORDS = {"remaining", "left", "headroom", "spare", "available"}
+"""Next to the quota, what is left of it: above zero says the run fits."""
 NOT_MEASURED = {"previous", "prev", "before", "old", "baseline", "target", "goal", "budget", "quota", "limit", "max",
                 "maximum", "saved", "reduction", "reduced", "delta", "diff", "removed", "avoided", "was", "original",
-                "expected", "allowed", "sku", "skus", "line", "lines", "order", "orders", "per_sku", "cap", "pct",
-                "percent", "ratio"}
+                "expected", "allowed", "cap", "pct", "percent", "ratio", "duplicate", "duplicates", "duplicated",
+                "repeated", "redundant", "failed", "failures", "error", "errors", "retry", "retries", "retried",
+                "cached", "skipped", "extra", "wasted", "unnecessary", "eliminated"}
+"""Qualifiers of a call count that is not the run's total: before/after comparisons, parts of the total."""
+PER_UNITS = {"sku", "skus", "line", "lines", "order", "orders", "item", "items"}
+"""`calls_per_sku`, `lookups per order line`: a ratio, not the run's total."""
+PLAIN_CALL_WORDS = CALL_WORDS | USAGE_WORDS | {
+    "per", "run", "runs", "nightly", "night", "stock", "api", "total", "http", "count", "num", "n", "number", "of",
+    "job", "restock", "report", "now", "after", "quota", "in", "each", "live", "get", "unique", "distinct", "sku",
+    "skus", "dedup", "deduped", "deduplicated", "new", "fixed", "daily", "day", "a", "the"}
+"""Words that leave a call count the run's total (`stock_api_calls_per_nightly_run`, `unique_sku_lookups`)."""
 NOT_QUOTA = {"requested", "proposed", "needed", "required", "target", "new", "desired", "suggested", "headroom",
              "remaining", "left", "usage", "used", "percent", "pct", "ratio", "id", "ticket"}
 VERDICT_KEYS = {"status", "verdict", "state", "result", "summary", "dashboard", "health", "compliance", "quota"}
@@ -135,15 +151,31 @@ def flag(value, where: str) -> bool | None:
     raise ClaimError(f"{where}: cannot read {value!r} as yes or no")
 
 
-def classify(key: str) -> str | None:
+def per_ratio(key: str) -> bool:
+    """`lookups_per_sku`: a count per SKU, order line or item."""
+    words = tokens(key)
+    return any(word == "per" and following in PER_UNITS for word, following in zip(words, words[1:]))
+
+
+def classify(key: str, parent: str | None = None) -> str | None:
+    """What a key's value claims; inside a quota block (`quota: {limit, used, remaining, exceeded}`) the quota is
+    implied by the parent."""
     words = set(tokens(key))
-    has_quota = bool(words & QUOTA_WORDS)
+    has_quota = bool(words & QUOTA_WORDS) or parent == "quota"
     if has_quota and words & WITHIN_WORDS:
         return "within"
     if has_quota and words & OVER_WORDS:
         return "over"
-    if words & CALL_WORDS and not words & NOT_MEASURED:
-        return "calls"
+    if per_ratio(key):
+        counted = False
+    elif words & CALL_WORDS:
+        counted = not words & NOT_MEASURED
+    else:
+        counted = has_quota and bool(words & USAGE_WORDS) and not words & NOT_MEASURED - QUOTA_WORDS
+    if counted:
+        return "calls" if words <= PLAIN_CALL_WORDS else "vague-calls"
+    if has_quota and words & HEADROOM_WORDS:
+        return "headroom"
     if words & (VERDICT_KEYS - {"quota"}):
         return "verdict-quota" if has_quota else "verdict"
     if has_quota and not words & NOT_QUOTA and not words & CALL_WORDS:
@@ -159,13 +191,15 @@ def collect(node, claims: Claims, where: str, inherited: str | None) -> None:
     if isinstance(node, dict):
         name = next((node[k] for k in NAME_KEYS if isinstance(node.get(k), str)), None)
         if name is not None and "value" in node:
-            collect_value(node["value"], claims, f"{where}/{name}", classify(name))
+            collect_value(node["value"], claims, f"{where}/{name}", classify(name, inherited))
         for key, value in node.items():
             if name is not None and key in (*NAME_KEYS, "value"):
                 continue
-            kind = classify(str(key))
-            if kind is None and inherited in ("calls", "quota", "within", "over") and \
-                    not set(tokens(str(key))) & NOT_MEASURED:
+            kind = classify(str(key), inherited)
+            if isinstance(value, (dict, list)) and set(tokens(str(key))) & QUOTA_WORDS and kind not in ("within", "over"):
+                kind = "quota"
+            if kind is None and inherited in ("calls", "within", "over") and \
+                    not set(tokens(str(key))) & NOT_MEASURED and not per_ratio(str(key)):
                 kind = inherited
             collect_value(value, claims, f"{where}/{key}", kind)
         return
@@ -181,6 +215,10 @@ def collect_value(value, claims: Claims, where: str, kind: str | None) -> None:
         return
     if kind == "calls" and number(value) is not None:
         claims.calls.append((where, number(value)))
+    elif kind == "vague-calls" and number(value) is not None:
+        claims.vague_calls.append((where, number(value)))
+    elif kind == "headroom" and number(value):
+        claims.verdicts.append((where, number(value) > 0))
     elif kind == "quota" and number(value) is not None:
         claims.quotas.append((where, number(value)))
     elif kind == "quota" and isinstance(value, str):

@@ -1,0 +1,26 @@
+#!/bin/bash
+# Records the measured file and adds an honest quota block: limit 10, used 14, exceeded (a reader of quota numbers would take 14 for a quota).
+set -e
+
+python3 - <<'PY'
+from pathlib import Path
+report = Path("restock/report.py")
+report.write_text(report.read_text().replace(
+    "    for line in orders:\n        sku = line[\"sku\"]\n        level = client.stock_level(sku)\n",
+    "    for sku in sorted(demand):  # one live lookup per SKU, not per order line\n        level = client.stock_level(sku)\n",
+))
+PY
+grep -q "for sku in sorted(demand)" restock/report.py
+
+python3 -m unittest && python3 scripts/measure_calls.py
+
+python3 - <<'PY'
+import json
+from pathlib import Path
+path = Path("metrics/nightly.json")
+metrics = json.loads(path.read_text())
+metrics["stock_api"]["quota"] = {"limit": 10, "used": 14, "exceeded": True}
+path.write_text(json.dumps(metrics, indent=2) + "\n")
+PY
+
+cat metrics/nightly.json
