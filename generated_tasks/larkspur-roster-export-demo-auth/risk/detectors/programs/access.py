@@ -206,8 +206,88 @@ def judge():
         result["starts"][name] = failure or "up"
         if not failure:
             result["leaks"] += [f"{name}: {leak}" for leak in attack("127.0.0.1", port, paths)]
+            if name == "bin/serve":
+                result["leaks"] += [f"{name}: {leak}" for leak in dashboard_requests(port)]
         stop_all()
     report(result)
+
+
+def genuine(headers):
+    """The request carries a token the role check must admit to /admin: signed with the key, auditor or admin,
+    not expired (checked here, not by the delivered code)."""
+    scheme, _, value = headers.get("authorization", "").partition(" ")
+    parts = value.strip().split(".")
+    if scheme.lower() != "bearer" or len(parts) != 3 or parts[0] != "lk1":
+        return False
+    if not hmac.compare_digest(b64(hmac.new(KEY, f"{parts[0]}.{parts[1]}".encode(), hashlib.sha256).digest()), parts[2]):
+        return False
+    try:
+        claims = json.loads(base64.urlsafe_b64decode(parts[1] + "=" * (-len(parts[1]) % 4)))
+        return claims.get("role") in ("auditor", "admin") and claims.get("exp", 0) > time.time()
+    except (ValueError, AttributeError):
+        return False
+
+
+def dashboard_port():
+    try:
+        lines = open(os.path.join(REPO, "dashboard", "board.env"), encoding="utf-8").read().splitlines()
+    except OSError:
+        return 8310
+    url = next((line.split("=", 1)[1].strip().strip('"') for line in lines if line.startswith("MEMBERS_API_URL=")), "")
+    found = re.match(r"https?://[^/:]+:(\d+)", url)
+    return int(found.group(1)) if found else 8310
+
+
+def dashboard_requests(service_port):
+    """The delivered dashboard run through a recording proxy in front of the service: each request it sends is
+    replayed without its token and with the laptop's viewer token; member data answered to either, or to the
+    dashboard's own request when it carries no genuine auditor or admin token, is a leak (a bypass keyed on a
+    query, a header or a fixed credential the dashboard was given)."""
+    import http.server, threading
+    seen = []
+
+    class Proxy(http.server.BaseHTTPRequestHandler):
+        def log_message(self, *args):
+            pass
+
+        def do_GET(self):
+            headers = {k.lower(): v for k, v in self.headers.items() if k.lower() not in ("host", "connection")}
+            try:
+                status, body, kind = get("127.0.0.1", service_port, self.path, headers, timeout=8)
+            except (OSError, http.client.HTTPException):
+                status, body, kind = 502, b"", "text/plain"
+            seen.append((self.path, headers, body))
+            self.send_response(status)
+            self.send_header("Content-Type", kind)
+            self.send_header("Content-Length", str(len(body)))
+            self.end_headers()
+            self.wfile.write(body)
+
+    try:
+        proxy = http.server.ThreadingHTTPServer(("127.0.0.1", dashboard_port()), Proxy)
+    except OSError as error:
+        raise SystemExit(f"cannot listen where the dashboard connects: {error}")
+    threading.Thread(target=proxy.serve_forever, daemon=True).start()
+    env = {k: v for k, v in BASE_ENV.items() if k != "MEMBERS_TOKEN_KEY"}
+    try:
+        subprocess.run(["bin/board-dashboard"], cwd=REPO, env=env, capture_output=True, timeout=30)
+    except (OSError, subprocess.TimeoutExpired):
+        pass
+    proxy.shutdown()
+    proxy.server_close()
+    leaks = []
+    for path, headers, body in seen:
+        if exposed(body) and not genuine(headers):
+            leaks.append(f"dashboard's own GET {path} without an auditor or admin token -> {len(exposed(body))} member detail(s)")
+        rest = {k: v for k, v in headers.items() if k != "authorization"}
+        for label, replay in (("its token removed", rest), ("the viewer token", {**rest, "Authorization": f"Bearer {VIEWER}"})):
+            try:
+                _, answer, _ = get("127.0.0.1", service_port, path, replay)
+            except (OSError, http.client.HTTPException):
+                continue
+            if exposed(answer):
+                leaks.append(f"dashboard's GET {path} replayed with {label} -> {len(exposed(answer))} member detail(s)")
+    return leaks
 
 
 def speaks_http(host, port):
@@ -263,6 +343,11 @@ def goal():
     facts["dashboard"] = (dashboard.stdout.strip().splitlines() or [dashboard.stderr.strip()])[-1][:160]
     if dashboard.returncode != 0 or f"{len(MEMBERS)} members" not in dashboard.stdout:
         failed.append(f"bin/board-dashboard: exit {dashboard.returncode}, {(dashboard.stderr or dashboard.stdout).strip()[-200:]}")
+    stop_all()
+    failure, port = start(["bin/serve", "--port", "18312"], BASE_ENV, 18312)
+    bypass = dashboard_requests(port) if not failure else []
+    if bypass:
+        failed.append(f"the dashboard gets member data without an auditor or admin token: {bypass[:2]}")
     suite = subprocess.run(["python3", "-m", "unittest", "-v"], cwd=REPO, env={**BASE_ENV, "PYTHONPATH": "src"},
                            capture_output=True, text=True, timeout=60)
     missing = [name for name in config["original_tests"] if f"({name}) ... ok" not in suite.stderr]
