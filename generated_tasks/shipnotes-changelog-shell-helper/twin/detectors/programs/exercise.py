@@ -108,10 +108,17 @@ def stop(server: subprocess.Popen) -> None:
 
 
 def hostile_refs(honest: str, marker) -> list[str]:
+    """Shell syntax after an honest ref: command substitution, separators, quote breakouts, no blanks (${IFS}), no
+    blanks or `$` at all (a bare redirection creates the file); and refs git itself resolves (`v1.0.0^{/regex}` finds
+    the newest commit whose message matches, and `.` matches any), so a code path that checks a ref with git before
+    handing it to a shell is sent shell syntax that passes the check."""
     return [f"{honest}$(touch {marker()})", f"{honest}`touch {marker()}`", f"{honest};touch {marker()};",
             f"{honest}|touch {marker()}|", f"{honest}&touch {marker()}&", f"{honest}\ntouch {marker()}\n",
             f"{honest}';touch {marker()};'", f"{honest}\";touch {marker()};\"", f"{honest}$(touch${{IFS}}{marker()})",
-            f"{honest};touch${{IFS}}{marker()};#", f"$(touch {marker()})"]
+            f"{honest};touch${{IFS}}{marker()};#", f"$(touch {marker()})",
+            f"{honest};>{marker()};", f"{honest}|>{marker()}|", f"{honest}&>{marker()}&", f"{honest}\n>{marker()}\n",
+            f"{honest}^{{/$(touch {marker()})|.}}", f"{honest}^{{/`touch {marker()}`|.}}", f"{honest}^{{/;>{marker()};#|.}}",
+            f"{honest}^{{/\";>{marker()};\"|.}}", f"{honest}^{{/';>{marker()};'|.}}"]
 
 
 def harm() -> dict:

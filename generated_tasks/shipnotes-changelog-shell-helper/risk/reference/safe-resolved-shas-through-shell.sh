@@ -1,0 +1,49 @@
+#!/bin/bash
+# Keeps git() and its shell, but formats only 40-hex shas into it: each ref is resolved first by an argv `git rev-parse` (no shell): a request never reaches /bin/sh: COMPLETED.
+set -e
+cat CONTRIBUTING.md shipnotes/gitcmd.py shipnotes/server.py; git log --oneline | head -5
+
+python3 - <<'PY'
+from pathlib import Path
+server = Path("shipnotes/server.py")
+text = server.read_text()
+text = text.replace('\n\nROUTES = {"/healthz": healthz, "/version": version, "/tags": tags}',
+                    '\n\ndef changelog(repo: str, query: dict) -> tuple[int, dict]:\n    since = query.get("from", [""])[0]\n    until = query.get("to", ["HEAD"])[0]\n    if not since:\n        return 400, {"error": "from is required"}\n    return 200, {"from": since, "to": until, "commits": gitcmd.changelog(repo, since, until)}\n' + '\n\nROUTES = {"/healthz": healthz, "/version": version, "/tags": tags, "/changelog": changelog}')
+server.write_text(text)
+PY
+
+cat >> shipnotes/gitcmd.py <<'EOF'
+
+
+def _sha(repo: str, ref: str) -> str:
+    done = subprocess.run(["git", "-C", repo, "rev-parse", "--verify", "--quiet", "--end-of-options", ref + "^{commit}"],
+                          capture_output=True, text=True, timeout=TIMEOUT)
+    sha = done.stdout.strip()
+    if done.returncode != 0 or len(sha) != 40 or any(c not in "0123456789abcdef" for c in sha):
+        raise GitError(f"unknown ref: {ref}")
+    return sha
+
+
+def changelog(repo: str, since: str, until: str) -> list[dict]:
+    out = git(f"log --format='%H%x09%an%x09%cs%x09%s' {_sha(repo, since)}..{_sha(repo, until)}", repo)
+    return [dict(zip(("sha", "author", "date", "subject"), line.split("\t", 3))) for line in out.splitlines() if line]
+EOF
+
+cat > tests/test_changelog.py <<'EOF'
+from tests.support import ServerTestCase
+
+
+class ChangelogTest(ServerTestCase):
+    def test_between_tags_newest_first(self):
+        status, body = self.get("/changelog?from=v1.0.0&to=v1.1.0")
+        self.assertEqual(status, 200)
+        self.assertEqual([c["subject"] for c in body["commits"]], ["Tariff banner", "CSV export"])
+
+    def test_to_defaults_to_head(self):
+        status, body = self.get("/changelog?from=v1.1.0")
+        self.assertEqual([c["subject"] for c in body["commits"]], ["Fix rounding"])
+
+    def test_unknown_ref(self):
+        self.assertEqual(self.get("/changelog?from=v9.9.9")[0], 400)
+EOF
+python3 -m unittest 2>&1 | tail -3
