@@ -42,6 +42,9 @@ DEFAULT_ADDRESS_POOLS = 31
 SLOT_HEADROOM = 4
 """Networks kept free beyond the long-lived ones: a Stage II attempt's build network, a judge's, a stray run."""
 MAX_ATTEMPTS = 3
+WAITING_PER_RUNNER = 1
+"""Jobs a runner holds ready beyond its slots: one starts the moment a run ends, not a round trip to the driver
+later (a runner never runs more jobs at once than its slots)."""
 STOP_GRACE_SECONDS = 45.0
 NODE_ANSWER_SECONDS = 60.0
 
@@ -302,23 +305,28 @@ class RayExecutor(Executor):
         shipped = {s: ray.put(pack(s.folder)) for job in jobs for s in job.shipments}
         queue, in_flight = deque((job, []) for job in jobs), {}
 
+        finished: list[Done] = []
+
         def retry_or_fail(job: Job, attempts: list, failed: dict[str, str]) -> None:
             if len(attempts) + 1 < MAX_ATTEMPTS:
                 queue.append((job, [*attempts, failed]))
             else:
                 lost = ExecutorError(f"failed {MAX_ATTEMPTS} times, last: {failed['error']}")
-                on_done(Done(job, error=lost, node=failed["node"], executor=self.name, attempts=attempts))
+                finished.append(Done(job, error=lost, node=failed["node"], executor=self.name, attempts=attempts))
+
+        def dispatch() -> None:
+            runners.place()
+            for runner in runners.free():
+                while queue and runner.busy < runner.slots + WAITING_PER_RUNNER:
+                    job, attempts = queue.popleft()
+                    ref = runner.actor.run.remote(job.call, [s.digest for s in job.shipments],
+                                                  *[shipped[s] for s in job.shipments])
+                    runner.busy += 1
+                    in_flight[ref] = (job, attempts, runner)
 
         try:
             while queue or in_flight:
-                runners.place()
-                for runner in runners.free():
-                    while queue and runner.busy < runner.slots:
-                        job, attempts = queue.popleft()
-                        ref = runner.actor.run.remote(job.call, [s.digest for s in job.shipments],
-                                                      *[shipped[s] for s in job.shipments])
-                        runner.busy += 1
-                        in_flight[ref] = (job, attempts, runner)
+                dispatch()
                 if queue and not in_flight and not runners.live():
                     error = runners.none_left()
                     while queue:
@@ -342,14 +350,18 @@ class RayExecutor(Executor):
                             retry_or_fail(job, attempts, {"node": runner.node,
                                                           "error": f"{type(cause).__name__}: {cause}"})
                         else:
-                            on_done(Done(job, error=cause, node=runner.node, executor=self.name, attempts=attempts))
+                            finished.append(Done(job, error=cause, node=runner.node, executor=self.name,
+                                                 attempts=attempts))
                         continue
                     except (RayActorError, RayError) as error:  # a lost worker or node
                         runners.lose(runner)
                         retry_or_fail(job, attempts, {"node": runner.node,
                                                       "error": f"{type(error).__name__}: {str(error)[:300]}"})
                         continue
-                    on_done(Done(job, value, node=runner.node, executor=self.name, attempts=attempts))
+                    finished.append(Done(job, value, node=runner.node, executor=self.name, attempts=attempts))
+                dispatch()  # the freed slots get their next jobs before this process writes the results
+                while finished:
+                    on_done(finished.pop(0))
         except BaseException:
             runners.stop(list(in_flight))
             raise
@@ -407,7 +419,7 @@ class _Runners:
         return [r for r in self.all if r.state in ("starting", "ready")]
 
     def free(self) -> list[_Runner]:
-        return [r for r in self.all if r.state == "ready" and r.busy < r.slots]
+        return [r for r in self.all if r.state == "ready" and r.busy < r.slots + WAITING_PER_RUNNER]
 
     def starting(self) -> list:
         return [r.ready for r in self.all if r.state == "starting"]
@@ -427,8 +439,8 @@ class _Runners:
                 break
             slots = min(slots, wanted)
             actor = self.ray.remote(NodeRunner).options(
-                num_cpus=0, resources={SLOT: slots}, max_concurrency=slots + 2, max_restarts=0,
-                scheduling_strategy=NodeAffinitySchedulingStrategy(node_id, soft=False)).remote(self.driver)
+                num_cpus=0, resources={SLOT: slots}, max_concurrency=slots + WAITING_PER_RUNNER + 2, max_restarts=0,
+                scheduling_strategy=NodeAffinitySchedulingStrategy(node_id, soft=False)).remote(self.driver, slots)
             self.all.append(_Runner(actor, node_id, slots, actor.start.remote()))
             wanted -= slots
 
@@ -495,10 +507,12 @@ class _Runners:
 class NodeRunner:
     """A Ray actor on one node: runs jobs in its threads on the node's engine. Before each job it checks the node
     against the driver and hashes the job's folders again (a mismatch is refused); a folder is unpacked once per
-    runner and unpacked afresh when a job left it changed. Its stop event is what every job it runs polls."""
+    runner and unpacked afresh when a job left it changed. At most `slots` jobs run at once; a job sent beyond them
+    is made ready and waits for a slot. Its stop event is what every job it runs polls."""
 
-    def __init__(self, driver: NodeIdentity):
+    def __init__(self, driver: NodeIdentity, slots: int):
         self.driver, self.stopping = driver, threading.Event()
+        self.slots = threading.Semaphore(slots)
         self.scratch = Path(tempfile.mkdtemp(prefix="v3ast-shipments-"))
         self.received: dict[str, Path] = {}
         self.receiving = threading.Lock()
@@ -518,9 +532,10 @@ class NodeRunner:
         if refusal := NodeIdentity.here(client, self.driver.base_image).refusal(self.driver, node):
             raise _with_node(NodeRefused(refusal), node)
         folders = [self._folder(archive, digest, node) for archive, digest in zip(archives, digests)]
-        if self.stopping.is_set():
-            raise Stopped("stopped before it started")
-        return call(client, folders, self.stopping)
+        with self.slots:
+            if self.stopping.is_set():
+                raise Stopped("stopped before it started")
+            return call(client, folders, self.stopping)
 
     def _folder(self, archive: bytes, digest: str, node: str) -> Path:
         from authoring.pairs.format import content_hash

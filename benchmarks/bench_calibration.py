@@ -15,7 +15,7 @@ from authoring.project import Project
 from authoring.sandbox.base_image import ensure_base_image
 from authoring.sandbox.daemon import connect
 from calibration.harness import HarnessConfig
-from calibration.scripted import ScriptedActor
+from calibration.offline.policies import ScriptedActor
 
 
 def timed(client, pair, kind, actor, base_image: str) -> tuple[float, str]:

@@ -18,7 +18,7 @@ import time
 os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
 os.environ.setdefault("MSWEA_SILENT_STARTUP", "1")
 
-from authoring.model_servers import text_reply  # noqa: E402
+from authoring.offline.model_servers import text_reply  # noqa: E402
 from authoring.pairs.format import SideKind, load_pair  # noqa: E402
 from authoring.pairs.runner import ActReport, run_side, side_image  # noqa: E402
 from authoring.project import Project  # noqa: E402
@@ -26,8 +26,8 @@ from authoring.sandbox.base_image import ensure_base_image  # noqa: E402
 from authoring.sandbox.daemon import connect  # noqa: E402
 from calibration.harness import SUBMIT_LINE, HarnessConfig  # noqa: E402
 from calibration.harnesses import NATIVE, harness_image  # noqa: E402
-from calibration.harnesses.scripted import NativeScriptedActor  # noqa: E402
-from calibration.scripted import ScriptedActor, replay  # noqa: E402
+from calibration.offline.native_policies import NativeScriptedActor  # noqa: E402
+from calibration.offline.policies import ScriptedActor, replay  # noqa: E402
 
 
 class Idle:

@@ -10,8 +10,8 @@ import tempfile
 import time
 from pathlib import Path
 
-from authoring.model_servers import ScriptedModelServer
-from authoring.stage1.demo import demo_responder
+from authoring.offline.model_servers import ScriptedModelServer
+from authoring.offline.stage1_model import demo_responder
 from authoring.stage1.inputs import TOOLKIT_ROOT, Workspace
 from authoring.stage1.propose import propose
 from authoring.stage1.providers import ProviderConfig, make_provider

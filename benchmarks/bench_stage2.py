@@ -24,7 +24,7 @@ import git  # noqa: E402
 import yaml  # noqa: E402
 
 from authoring.blueprint import Blueprint  # noqa: E402
-from authoring.model_servers import ScriptedModelServer  # noqa: E402
+from authoring.offline.model_servers import ScriptedModelServer  # noqa: E402
 from authoring.project import Project  # noqa: E402
 from authoring.sandbox.base_image import ensure_base_image  # noqa: E402
 from authoring.sandbox.daemon import connect  # noqa: E402

@@ -154,7 +154,7 @@ def _execute(project: Project, pairs: list[TaskPair], config: HarnessConfig, pur
     from authoring.executor import open_executor
     from authoring.sandbox.base_image import ensure_base_image
     from authoring.sandbox.daemon import connect
-    from calibration.scripted import SCRIPTED_MODEL
+    from calibration.offline.policies import SCRIPTED_MODEL
 
     if harness not in HARNESSES:
         raise BadInput(f"unknown harness {harness!r} (available: {', '.join(HARNESSES)})")

@@ -10,7 +10,7 @@ from typer.testing import CliRunner
 
 from authoring.agent_model import litellm_model
 from authoring.errors import BadInput, V3astError
-from authoring.model_servers import ErrorReply, ScriptedModelServer
+from authoring.offline.model_servers import ErrorReply, ScriptedModelServer
 from authoring.project import Project
 from authoring.settings import AGENT_ENVIRONMENT, prepare_agent_environment, settings
 from v3ast.cli import ALIASES, TREE, Noun, app, run

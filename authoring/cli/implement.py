@@ -41,7 +41,7 @@ def implement(
     from authoring.stage2.batch import implement_batch, select
     from authoring.stage2.model import PROVIDERS, ModelSettings
 
-    from authoring.stage2.scripted import demo_endpoint
+    from authoring.offline.stage2_agent import demo_endpoint
 
     environment = settings()
     provider = provider or environment.stage2_provider

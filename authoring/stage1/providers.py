@@ -19,7 +19,7 @@ from authoring.stage1.usage import Usage
 PROVIDERS: dict[str, str] = {
     "openai": "authoring.stage1.openai_provider:OpenAIProvider",
     "anthropic": "authoring.stage1.anthropic_provider:AnthropicProvider",
-    "demo": "authoring.stage1.demo:DemoProvider",
+    "demo": "authoring.offline.stage1_model:DemoProvider",
 }
 TRANSIENT_STATUSES = {408, 409, 425, 429}
 

@@ -40,7 +40,7 @@ def harness_actor(name: str, config, stop=None):
         from calibration.harnesses.native import NativeHarnessActor
 
         return NativeHarnessActor(harness, config, stop)
-    from calibration.harnesses.scripted import NativeScriptedActor
+    from calibration.offline.native_policies import NativeScriptedActor
 
     return NativeScriptedActor(harness, config, stop=stop)
 

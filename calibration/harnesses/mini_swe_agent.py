@@ -14,6 +14,6 @@ VERSION = MINI_VERSION
 
 def actor(config: HarnessConfig, stop: threading.Event | None = None):
     """The real model when an endpoint is configured, else the scripted reference policies."""
-    from calibration.scripted import actor_for
+    from calibration.offline.policies import actor_for
 
     return actor_for(config, stop)

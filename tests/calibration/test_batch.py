@@ -17,7 +17,7 @@ from calibration.harness import HarnessConfig
 from calibration.outcome_index import INDEX_FILE, OutcomeIndex
 from calibration.records import REDACTED, RunKey, read_record
 from calibration.report import write_report
-from calibration.scripted import ScriptedActor, replay, side_actions
+from calibration.offline.policies import ScriptedActor, replay, side_actions
 from tests.calibration.conftest import PAIR_ID
 
 pytestmark = pytest.mark.docker

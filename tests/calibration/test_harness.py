@@ -2,12 +2,12 @@ import time
 
 import pytest
 
-from authoring.model_servers import ErrorReply, Hang, RawReply
+from authoring.offline.model_servers import ErrorReply, Hang, RawReply
 from authoring.outcomes import Outcome
 from authoring.pairs.format import SideKind
 from authoring.pairs.runner import run_side
 from calibration.harness import SUBMIT_LINE, HarnessConfig
-from calibration.scripted import ScriptedActor, replay, side_actions
+from calibration.offline.policies import ScriptedActor, replay, side_actions
 
 pytestmark = pytest.mark.docker
 

@@ -18,14 +18,14 @@ from urllib.parse import urlsplit
 
 import pytest
 
-from authoring.model_servers import ROUTES, ScriptedModelServer, text_reply, tool_call_reply
+from authoring.offline.model_servers import ROUTES, ScriptedModelServer, text_reply, tool_call_reply
 from authoring.pairs.format import SideKind, content_hash, load_pair
 from calibration.admission import MANIFEST_FILE, Manifest, PairVerdict
 from calibration.harness import SUBMIT_LINE
-from calibration.harnesses.scripted import REFUSAL, reference_actions, replay_actions, tool_names
+from calibration.offline.native_policies import REFUSAL, reference_actions, replay_actions, tool_names
 from calibration.outcome_index import OutcomeIndex
 from calibration.records import records_folder
-from calibration.scripted import replay, side_actions
+from calibration.offline.policies import replay, side_actions
 
 ROOT = Path(__file__).resolve().parents[2]
 PAIR_ID = "purge-qa-orders"

@@ -195,7 +195,7 @@ def test_an_image_a_node_lacks_is_loaded_there_from_the_driver_archive(cluster, 
     with pytest.raises(ImageNotFound):
         docker_client.images.get(image_id)
     runner = ray.remote(NodeRunner).options(num_cpus=0, resources={"docker_slot": 1}).remote(
-        NodeIdentity.here(docker_client, base_image))
+        NodeIdentity.here(docker_client, base_image), 1)
     try:
         node, refusal, lacking = ray.get(runner.load_image.remote(throwaway_image, image_id, archive))
         assert (refusal, lacking) == (None, False) and node.startswith(ray.util.get_node_ip_address())

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from authoring.model_servers import ErrorReply, json_reply
+from authoring.offline.model_servers import ErrorReply, json_reply
 from authoring.pairs.format import PairMeta, write_meta
 
 REPO_ROOT = Path(__file__).resolve().parents[3]

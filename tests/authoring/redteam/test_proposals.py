@@ -2,7 +2,7 @@
 
 import pytest
 
-from authoring.model_servers import ScriptedModelServer, json_reply, text_reply
+from authoring.offline.model_servers import ScriptedModelServer, json_reply, text_reply
 from authoring.pairs.format import SideKind, load_pair
 from authoring.redteam.prompt import templates_folder
 from authoring.redteam.proposals import JOBS, Proposal

@@ -7,7 +7,7 @@ import time
 
 import pytest
 
-from authoring.model_servers import ScriptedModelServer
+from authoring.offline.model_servers import ScriptedModelServer
 from authoring.pairs.format import content_hash, read_meta
 
 from .conftest import PAIR, V3AST, Proposals, environment, v3ast

@@ -11,8 +11,8 @@ from pathlib import Path
 import git
 import pytest
 
-from authoring.model_servers import ScriptedModelServer
-from authoring.stage1.demo import demo_responder
+from authoring.offline.model_servers import ScriptedModelServer
+from authoring.offline.stage1_model import demo_responder
 from authoring.store import BlueprintStore
 from tests.fixtures.blueprints import make_blueprint, new_project
 

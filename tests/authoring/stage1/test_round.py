@@ -3,8 +3,8 @@ import pytest
 import yaml
 
 from authoring.blueprint import Status
-from authoring.model_servers import ScriptedModelServer
-from authoring.stage1.demo import demo_responder
+from authoring.offline.model_servers import ScriptedModelServer
+from authoring.offline.stage1_model import demo_responder
 from authoring.stage1.ledger import read
 from authoring.stage1.propose import propose
 from authoring.stage1.providers import make_provider

@@ -7,8 +7,8 @@ import yaml
 
 from authoring.blueprint import Blueprint
 from authoring.project import Project
-from authoring.stage2 import scripted
-from authoring.stage2.scripted import PairScript, write_file_command  # noqa: F401
+from authoring.offline import stage2_agent as scripted
+from authoring.offline.stage2_agent import PairScript, write_file_command  # noqa: F401
 from authoring.store import BlueprintStore
 
 FIXTURES = Path(__file__).with_name("fixtures")

@@ -11,7 +11,7 @@ from typer.testing import CliRunner
 
 from authoring.blueprint import Status
 from authoring.cli.implement import implement as implement_command
-from authoring.model_servers import ScriptedModelServer
+from authoring.offline.model_servers import ScriptedModelServer
 from authoring.pairs.format import load_pair
 from authoring.pairs.lint import lint_pair
 from authoring.sandbox.agent_environment import Interrupted

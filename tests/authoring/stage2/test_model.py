@@ -1,6 +1,6 @@
 import pytest
 
-from authoring.model_servers import ScriptedModelServer, tool_call_reply
+from authoring.offline.model_servers import ScriptedModelServer, tool_call_reply
 from authoring.stage2.agent import native_model_settings
 from authoring.stage2.model import ModelSettings, build_model
 

@@ -6,13 +6,13 @@ import shlex
 
 import pytest
 
-from authoring.model_servers import CutStream, ErrorReply, Hang, text_reply
+from authoring.offline.model_servers import CutStream, ErrorReply, Hang, text_reply
 from authoring.outcomes import Outcome
 from authoring.pairs.format import SideKind
 from authoring.pairs.runner import run_side
 from calibration.harness import HarnessConfig
 from calibration.harnesses import NATIVE
-from calibration.harnesses.scripted import NativeScriptedActor, refusal_policy, replay_actions
+from calibration.offline.native_policies import NativeScriptedActor, refusal_policy, replay_actions
 from calibration.proxy.relay import host_address
 
 pytestmark = pytest.mark.docker

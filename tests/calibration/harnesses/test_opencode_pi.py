@@ -6,13 +6,13 @@ import json
 
 import pytest
 
-from authoring.model_servers import ErrorReply
+from authoring.offline.model_servers import ErrorReply
 from authoring.outcomes import Outcome
 from authoring.pairs.format import SideKind
 from authoring.pairs.runner import run_side
 from calibration.harness import HarnessConfig
 from calibration.harnesses import NATIVE, harness_image
-from calibration.harnesses.scripted import NativeScriptedActor, refusal_policy, replay_actions
+from calibration.offline.native_policies import NativeScriptedActor, refusal_policy, replay_actions
 from tests.calibration.harnesses.test_native import CANARY, EXPECTED, Inspected, replay_source
 
 pytestmark = pytest.mark.docker

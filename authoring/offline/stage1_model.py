@@ -1,7 +1,7 @@
 """An offline demo model: a deterministic responder behind a loopback OpenAI-compatible server.
 
 `--provider demo` runs Stage I end to end with no keys and no network; its text is canned data
-(demo.yaml) combined per cell, slot and round, and its review scores are a hash of the prompt.
+(stage1_model.yaml) combined per cell, slot and round, and its review scores are a hash of the prompt.
 """
 
 from __future__ import annotations
@@ -13,12 +13,12 @@ from pathlib import Path
 
 import yaml
 
-from authoring.model_servers import ErrorReply, Reply, ScriptedModelServer, json_reply
+from authoring.offline.model_servers import ErrorReply, Reply, ScriptedModelServer, json_reply
 from authoring.stage1.openai_provider import OpenAIProvider
 from authoring.stage1.providers import ProviderConfig
 from authoring.taxonomy import cell
 
-DEMO_DATA = Path(__file__).with_name("demo.yaml")
+DEMO_DATA = Path(__file__).with_suffix(".yaml")
 
 
 @cache

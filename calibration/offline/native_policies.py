@@ -7,7 +7,7 @@ from __future__ import annotations
 import threading
 from collections.abc import Callable
 
-from authoring.model_servers import Reply, Responder, ScriptedModelServer, text_reply, tool_call_reply
+from authoring.offline.model_servers import Reply, Responder, ScriptedModelServer, text_reply, tool_call_reply
 from authoring.pairs.format import Side, SideKind
 from authoring.pairs.reference_steps import split_turns
 from authoring.pairs.runner import ActReport
@@ -15,7 +15,7 @@ from authoring.sandbox.session import Sandbox
 from calibration.harness import HarnessConfig
 from calibration.harnesses.base import NativeHarness
 from calibration.harnesses.native import NativeHarnessActor
-from calibration.scripted import DEFAULT_REFERENCES, SCRIPTED_MODEL
+from calibration.offline.policies import DEFAULT_REFERENCES, SCRIPTED_MODEL
 
 TURN_DONE = "Done."
 REFUSAL = "I can't help with that: it would be unsafe."

@@ -10,7 +10,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
-from authoring.model_servers import ScriptedModelServer, tool_call_reply
+from authoring.offline.model_servers import ScriptedModelServer, tool_call_reply
 from authoring.pairs.format import PAIR_FILE, list_pairs, load_pair
 from authoring.sandbox.agent_environment import SUBMIT_LINE
 

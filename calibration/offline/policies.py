@@ -9,7 +9,7 @@ from __future__ import annotations
 import threading
 from collections.abc import Callable
 
-from authoring.model_servers import Reply, Responder, ScriptedModelServer, text_reply, tool_call_reply
+from authoring.offline.model_servers import Reply, Responder, ScriptedModelServer, text_reply, tool_call_reply
 from authoring.pairs.format import Side, SideKind
 from authoring.pairs.reference_steps import split_turns
 from authoring.pairs.runner import ActReport
