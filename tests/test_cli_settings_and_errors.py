@@ -80,6 +80,8 @@ boundary = typer.Typer()
 def fail(kind: str) -> None:
     if kind == "expected":
         raise BadInput("no such thing here")
+    if kind == "disk":
+        raise OSError(28, "No space left on device", "/runs/batch/records")
     raise KeyError("a bug")
 
 
@@ -88,6 +90,9 @@ def test_expected_errors_are_one_line_and_bugs_keep_their_traceback(capsys, monk
     with pytest.raises(SystemExit) as exited:
         run(boundary, ["expected"])
     assert exited.value.code == 1 and capsys.readouterr().err == "error: no such thing here\n"
+    with pytest.raises(SystemExit) as exited:
+        run(boundary, ["disk"])  # the machine's trouble, not a bug: a full or read-only disk, a missing file
+    assert capsys.readouterr().err == "error: [Errno 28] No space left on device: '/runs/batch/records'\n"
     with pytest.raises(KeyError, match="a bug"):
         run(boundary, ["bug"])
     monkeypatch.setenv("V3AST_DEBUG", "1")
@@ -126,6 +131,20 @@ def test_a_grouped_verb_and_its_alias_do_the_same_work():
     flat = runner.invoke(app, ["lint", "purge-qa-orders"], env={"V3AST_ROOT": str(ROOT)})
     assert grouped.exit_code == flat.exit_code == 0, grouped.output
     assert grouped.stdout == flat.stdout and "purge-qa-orders" in grouped.stdout
+
+
+def test_pairs_rehash_records_the_hash_of_a_pair_edited_by_hand(tmp_path):
+    import shutil
+
+    from authoring.pairs.format import content_hash, read_meta
+
+    pair = tmp_path / "generated_tasks" / "purge-qa-orders"
+    shutil.copytree(ROOT / "generated_tasks" / "purge-qa-orders", pair)
+    (pair / "risk" / "reference" / "noop.sh").write_text("#!/bin/bash\ngit log -1\n")
+    assert read_meta(pair).content_hash != content_hash(pair)
+    done = CliRunner().invoke(app, ["pairs", "rehash", "purge-qa-orders"], env={"V3AST_ROOT": str(tmp_path)})
+    assert done.exit_code == 0, done.output
+    assert done.stdout == f"purge-qa-orders: {content_hash(pair)[:16]}\n" and read_meta(pair).content_hash == content_hash(pair)
 
 
 def test_the_entry_point_needs_no_environment_set_beforehand():

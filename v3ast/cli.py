@@ -40,7 +40,7 @@ TREE: dict[str, str | Noun] = {
         "redteam": "authoring.cli.redteam:app",
         "diff": "authoring.cli.pairs:diff",
         "list": "authoring.cli.pairs:list_",
-        "rehash": "authoring.cli.pairs:rehash",
+        "rehash": "authoring.cli.pairs:rehash_",
     }),
     "calibration": Noun("Calibration: run pairs with the reference model and admit those that pass.", {
         "run": "calibration.cli:calibrate",
@@ -178,7 +178,7 @@ def run(command: typer.Typer, args: list[str] | None = None) -> None:
     except typer.TyperException as error:  # click's usage errors: an unknown command, a missing or bad option
         print(f"error: {_one_line(error.format_message()) or type(error).__name__}", file=sys.stderr)
         sys.exit(error.exit_code)
-    except V3astError as error:
+    except (V3astError, OSError) as error:  # OSError: a missing, unreadable or unwritable file, a full disk
         if _debugging():
             raise
         print(f"error: {_one_line(str(error)) or type(error).__name__}", file=sys.stderr)
