@@ -15,8 +15,8 @@ from pathlib import Path
 
 import git
 
-from authoring.errors import V3astError
 from authoring.atomic import write_atomically
+from authoring.errors import V3astError
 from authoring.settings import settings
 
 FALLBACK_COMMITTER = ("v3ast", "v3ast@localhost")

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from enum import StrEnum
 from typing import Annotated
 
@@ -17,7 +17,7 @@ RUBRIC_REVIEW = 18
 
 
 def utcnow() -> datetime:
-    return datetime.now(timezone.utc).replace(microsecond=0)
+    return datetime.now(UTC).replace(microsecond=0)
 
 
 class Status(StrEnum):
@@ -191,7 +191,7 @@ class Blueprint(Strict):
         review = self.latest_review
         return review.total if review else None
 
-    def moved_to(self, new: Status) -> "Blueprint":
+    def moved_to(self, new: Status) -> Blueprint:
         check_transition(self.status, new)
         return self.model_copy(update={"status": new})
 

@@ -7,9 +7,9 @@ from pathlib import Path
 import yaml
 from pydantic import ValidationError
 
-from authoring.errors import V3astError
 from authoring.atomic import write_atomically  # noqa: F401 - part of this module's interface
 from authoring.blueprint import Blueprint, plain_problems
+from authoring.errors import V3astError
 
 
 class UniqueKeyLoader(getattr(yaml, "CSafeLoader", yaml.SafeLoader)):

@@ -13,7 +13,7 @@ class Project:
     root: Path
 
     @classmethod
-    def current(cls) -> "Project":
+    def current(cls) -> Project:
         """The project at $V3AST_ROOT, else the working directory."""
         return cls(settings().project_root)
 

@@ -6,13 +6,20 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
-from authoring.errors import V3astError
 from authoring.audit import AuditTrail, HistoryEntry, WriteFailed  # noqa: F401 - part of the store's interface
 from authoring.blueprint import (
-    HUMAN_DECISIONS, RUBRIC_OUTCOMES, Blueprint, HumanDecision, IllegalTransition, RubricReview, Status,
-    check_transition, search_text,
+    HUMAN_DECISIONS,
+    RUBRIC_OUTCOMES,
+    Blueprint,
+    HumanDecision,
+    IllegalTransition,
+    RubricReview,
+    Status,
+    check_transition,
+    search_text,
 )
 from authoring.blueprint_files import BlueprintFileError, dump_blueprint, read_blueprint
+from authoring.errors import V3astError
 from authoring.taxonomy import CELLS, in_cell
 
 

@@ -32,7 +32,7 @@ from pathlib import Path
 from calibration.harness import mini_config
 from calibration.metrics import metrics
 from calibration.outcome_index import OutcomeIndex, gather
-from calibration.records import (RECORD_SCHEMA, RunKey, compress_member, encode_record, records_folder, usage)
+from calibration.records import RECORD_SCHEMA, RunKey, compress_member, encode_record, records_folder, usage
 
 ROOT = Path(__file__).resolve().parents[1]
 PAPER_RECORDS = 86_496

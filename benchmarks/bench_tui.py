@@ -21,7 +21,7 @@ import resource
 import sys
 import tempfile
 import time
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
@@ -41,7 +41,7 @@ WORDS = "install index token cache hook push secret test metric config deploy re
 
 def synthetic(number: int) -> Blueprint:
     pick = random.Random(number)
-    start = datetime(2026, 1, 1, tzinfo=timezone.utc) + timedelta(minutes=number)
+    start = datetime(2026, 1, 1, tzinfo=UTC) + timedelta(minutes=number)
     scores = [DimensionScore(dimension=d, score=pick.randint(2, 5), rationale=" ".join(pick.choices(WORDS, k=25)))
               for d in DIMENSIONS]
     review = RubricReview(reviewer="openai/gpt-5", rubric_version="r1", scores=scores, reviewed_at=start)

@@ -19,11 +19,10 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from authoring.blueprint import Status  # noqa: E402
+from benchmarks.bench_tui import build_store  # noqa: E402
 from reviewer_tui.app import store_signature  # noqa: E402
 from reviewer_tui.catalog import Catalog, parse_files  # noqa: E402
 from reviewer_tui.reviewer import Reviewer, look  # noqa: E402
-
-from benchmarks.bench_tui import build_store  # noqa: E402
 
 
 def best_of(runs: int, action) -> float:

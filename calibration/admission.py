@@ -15,9 +15,9 @@ from typing import Any, Literal
 import yaml
 from pydantic import BaseModel
 
-from authoring.fields import Strict
-from authoring.errors import BadInput
 from authoring.atomic import write_atomically
+from authoring.errors import BadInput
+from authoring.fields import Strict
 from authoring.outcomes import Outcome
 from authoring.pairs.format import content_hash
 

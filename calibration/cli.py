@@ -9,20 +9,20 @@ from pydantic import ValidationError
 from rich.console import Console
 from rich.table import Table
 
-from authoring.errors import BadInput, NotFound
+from authoring.blueprint import Status, plain_problems
 from authoring.cli.common import default_actor
+from authoring.errors import BadInput, NotFound
 from authoring.executor import EXECUTOR_HELP
 from authoring.pairs.format import TaskPair, load_pairs
 from authoring.project import Project
-from authoring.blueprint import Status, plain_problems
 from calibration.admission import MANIFEST_FILE, Manifest, pair_verdicts
 from calibration.batch import BATCH_FILE, BatchSettings, default_batch_name, read_settings, run_batch
 from calibration.harness import HarnessConfig
 from calibration.harnesses import HARNESSES, MINI_SWE_AGENT, harness_actor, harness_version, run_base_image
 from calibration.lifecycle import advance_blueprint
 from calibration.outcome_index import OutcomeIndex
-from calibration.records_cli import warn
 from calibration.records import records_folder
+from calibration.records_cli import warn
 from calibration.report import write_report
 
 console = Console()

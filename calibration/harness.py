@@ -19,9 +19,9 @@ from minisweagent.agents.default import DefaultAgent
 from minisweagent.config import get_config_path
 from pydantic import SecretStr
 
-from authoring.fields import Strict
 from authoring.agent_model import litellm_model
 from authoring.errors import BadInput
+from authoring.fields import Strict
 from authoring.outcomes import RunFacts
 from authoring.pairs.format import Side
 from authoring.pairs.runner import ActReport
@@ -59,7 +59,7 @@ class HarnessConfig(Strict):
     """Extra sampling settings passed to the model (temperature, max_tokens, ...)."""
 
     @classmethod
-    def from_env(cls, **overrides: Any) -> "HarnessConfig":
+    def from_env(cls, **overrides: Any) -> HarnessConfig:
         """Options win over V3AST_MODEL_BASE_URL, V3AST_MODEL and V3AST_MODEL_API_KEY."""
         environment = settings()
         values = {"base_url": environment.model_base_url, "model_name": environment.model or DEFAULT_MODEL,

@@ -22,9 +22,9 @@ from typing import Annotated, Literal
 import yaml
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
-from authoring.errors import V3astError
 from authoring.blueprint import plain_problems
 from authoring.blueprint_files import SafeLoader
+from authoring.errors import V3astError
 from calibration.proxy.wire import ROUTES
 from calibration.records import RunKey, is_finished
 
@@ -126,7 +126,7 @@ class Matrix(Strict):
             else value
 
     @model_validator(mode="after")
-    def _references(self) -> "Matrix":
+    def _references(self) -> Matrix:
         for what, names in (("models", [m.name for m in self.models]), ("harnesses", [h.name for h in self.harnesses])):
             if repeated := sorted({n for n in names if names.count(n) > 1}):
                 raise ValueError(f"{what}: {', '.join(repeated)} listed twice")
@@ -143,7 +143,7 @@ class Matrix(Strict):
         """Why a combination is excluded, or None when it is run."""
         return next((e.reason for e in self.exclusions if model in e.models and harness in e.harnesses), None)
 
-    def combinations(self) -> list["Combination"]:
+    def combinations(self) -> list[Combination]:
         """Every model × harness, in file order (model first), with its exclusion reason if any."""
         return [Combination(self.name, model, harness, self.exclusion(model.name, harness.name))
                 for model in self.models for harness in self.harnesses]

@@ -25,8 +25,15 @@ from rich.table import Table
 from authoring.errors import BadInput
 from authoring.executor import Done, Job, Shipment
 from authoring.pairs.format import TaskPair
-from calibration.batch import (IN_FLIGHT, BatchSettings, plan, read_settings, remove_killed_sandboxes, run_slot,
-                               write_settings)
+from calibration.batch import (
+    IN_FLIGHT,
+    BatchSettings,
+    plan,
+    read_settings,
+    remove_killed_sandboxes,
+    run_slot,
+    write_settings,
+)
 from calibration.harness import HarnessConfig
 from calibration.matrix import Combination, Matrix, MatrixPlan, plan_matrix
 from calibration.outcome_index import OutcomeIndex

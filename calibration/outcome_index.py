@@ -31,8 +31,17 @@ from pathlib import Path
 from typing import Any, NamedTuple
 
 from authoring.errors import NotFound
-from calibration.records import (RECORDS_DIR, RunKey, failure_evidence, harness_label, is_record_file,
-                                 model_label, read_head, read_indexed, write_record)
+from calibration.records import (
+    RECORDS_DIR,
+    RunKey,
+    failure_evidence,
+    harness_label,
+    is_record_file,
+    model_label,
+    read_head,
+    read_indexed,
+    write_record,
+)
 
 INDEX_FILE = "outcomes.sqlite"
 INDEX_VERSION = 1
@@ -87,7 +96,7 @@ class OutcomeRow(NamedTuple):
 
     @classmethod
     def of(cls, head: dict[str, Any], *, path: str = "", size: int = 0, mtime_ns: int = 0,
-           sha256: str = "") -> "OutcomeRow":
+           sha256: str = "") -> OutcomeRow:
         key, pair = head["key"], head["pair"]
         timings, counts = head.get("timings") or {}, head.get("usage") or {}
         return cls(path=path, key=str(RunKey(key["batch"], key["pair"], key["side"], key["index"])),
@@ -266,7 +275,7 @@ class OutcomeIndex:
         return OutcomeRow.of(found[0], path=relative, size=stat.st_size, mtime_ns=stat.st_mtime_ns,
                              sha256=found[1]), ""
 
-    def _connect(self) -> "_Closing":
+    def _connect(self) -> _Closing:
         """A connection to an index of this version, created (empty) when it is missing or of another version."""
         self.folder.mkdir(parents=True, exist_ok=True)
         db = sqlite3.connect(self.path, timeout=60)

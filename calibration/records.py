@@ -58,7 +58,7 @@ class RunKey:
         return f"{self.batch}/{self.pair}/{self.side}/{self.index}"
 
     @classmethod
-    def parse(cls, text: str) -> "RunKey":
+    def parse(cls, text: str) -> RunKey:
         parts = text.strip("/").split("/")
         if len(parts) != 4 or parts[2] not in ("risk", "twin") or not parts[3].isdigit():
             raise BadInput(f"{text!r} is not a run key (BATCH/PAIR/risk|twin/INDEX)")

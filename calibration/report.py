@@ -4,7 +4,7 @@ figures (static SVG, `calibration/figures.py`) and which combinations compromise
 
 from __future__ import annotations
 
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
@@ -15,9 +15,9 @@ from authoring.outcomes import Outcome
 from authoring.taxonomy import RISKS
 from calibration.admission import Manifest, pair_verdicts
 from calibration.batch import read_settings
-from calibration.metrics import metrics
 from calibration.figures import FIGURES, figures
 from calibration.matrix import Matrix
+from calibration.metrics import metrics
 from calibration.outcome_index import OutcomeIndex, OutcomeRow, Reconciled, records_folders
 from calibration.records import read_head, records_folder
 from calibration.results import PairStatus, Results, results
@@ -73,7 +73,7 @@ def report_context(runs_root: Path, batch: str, manifest: Manifest) -> dict[str,
     head = read_head(folder / runs[0].path) if runs else None
     return {"batch": batch, "settings": settings, "scripted": settings.scripted, "rows": rows, "cells": cells,
             "failures": failures, "summary": summary, "harness": ((head or {}).get("harness")) or {},
-            "model": model_description(head), "generated": datetime.now(timezone.utc).strftime("%Y-%m-%d %H:%M UTC"),
+            "model": model_description(head), "generated": datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC"),
             "links": [record_link(r) for r in runs], "left_out": found.problems}
 
 

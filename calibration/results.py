@@ -50,7 +50,7 @@ class Pooled:
         judged = self.compromised + self.safe
         return self.compromised / judged if judged else None
 
-    def __add__(self, other: Metrics) -> "Pooled":
+    def __add__(self, other: Metrics) -> Pooled:
         return Pooled(self.pairs + other.pairs, self.eligible + other.eligible,
                       self.compromised + other.compromised, self.safe + other.safe,
                       self.unresolved + other.unresolved)

@@ -16,7 +16,6 @@ from textual.message import Message
 from authoring.blueprint import TRANSITIONS, IllegalTransition, Status
 from authoring.store import BlueprintNotFound, BlueprintStore
 from authoring.taxonomy import CELLS
-
 from reviewer_tui.catalog import Catalog, Row, parse_files, parse_in_parts
 from reviewer_tui.messages import BlueprintsChanged, RowsArrived
 from reviewer_tui.reviewer import NOT_WRITTEN, ChangedOnDisk, Reviewer, Seen, conflict_message, look

@@ -10,7 +10,6 @@ import typer
 from authoring.audit import git_user_name
 from authoring.project import Project
 from authoring.store import BlueprintStore
-
 from reviewer_tui.catalog import default_cache_path
 
 

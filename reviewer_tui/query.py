@@ -8,7 +8,6 @@ from dataclasses import dataclass, replace
 
 from authoring.blueprint import Status, parse_band, parse_status
 from authoring.taxonomy import CELLS, in_cell, parse_cell
-
 from reviewer_tui.catalog import Row
 
 FIXED_SORTS = ("triage", "total", "date")
@@ -72,7 +71,7 @@ class Query:
         value = row.total if self.sort == "total" else row.scores.get(self.sort)
         return (value is not None, value or 0)
 
-    def with_filters(self, line: str) -> "Query":
+    def with_filters(self, line: str) -> Query:
         return replace(self, **parse_filters(line))
 
     def describe(self) -> str:

@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 import json
-from pathlib import Path
 from collections.abc import Callable
-from typing import Annotated, Optional
+from pathlib import Path
+from typing import Annotated
 
 import typer
 from rich.console import Console
@@ -21,10 +21,10 @@ app = typer.Typer(help="List, inspect, validate and decide on blueprints.", no_a
 console = Console()
 
 
-def _reading(parse: Callable[[str], object]) -> Callable[[Optional[str]], object]:
+def _reading(parse: Callable[[str], object]) -> Callable[[str | None], object]:
     """A typer callback that reads an option with one of the parsers the reviewer app uses too."""
 
-    def read(value: Optional[str]) -> object:
+    def read(value: str | None) -> object:
         if value is None:
             return None
         try:
@@ -35,11 +35,11 @@ def _reading(parse: Callable[[str], object]) -> Callable[[Optional[str]], object
     return read
 
 
-CellOption = Annotated[Optional[str], typer.Option(
+CellOption = Annotated[str | None, typer.Option(
     help="Only this cell (R5-S2), risk (R5) or source (S2), in any case.", callback=_reading(parse_cell))]
-StatusOption = Annotated[Optional[str], typer.Option(
+StatusOption = Annotated[str | None, typer.Option(
     help="Only this status; any unique part of its name (review, acc).", callback=_reading(parse_status))]
-BandOption = Annotated[Optional[str], typer.Option(
+BandOption = Annotated[str | None, typer.Option(
     help="Only this rubric band: kept, review, dropped (any unique part).", callback=_reading(parse_band))]
 
 
@@ -48,7 +48,7 @@ def list_(
     cell: CellOption = None,
     status: StatusOption = None,
     band: BandOption = None,
-    text: Annotated[Optional[str], typer.Option(help="Only those containing this text.")] = None,
+    text: Annotated[str | None, typer.Option(help="Only those containing this text.")] = None,
     as_json: Annotated[bool, typer.Option("--json", help="One JSON array of whole blueprints.")] = False,
 ) -> None:
     """List blueprints, filtered by cell, status, rubric band or text."""
@@ -108,7 +108,7 @@ def blueprint_files(folder: Path) -> list[Path]:
 
 @app.command()
 def check(
-    paths: Annotated[Optional[list[Path]], typer.Argument(help="Files or folders (searched at every depth); "
+    paths: Annotated[list[Path] | None, typer.Argument(help="Files or folders (searched at every depth); "
                                                                  "default: the whole store.")] = None,
 ) -> None:
     """Validate blueprint files: one line per problem, exit 1 if any."""
@@ -136,7 +136,7 @@ def decide(
     status: Annotated[str, typer.Option(help="accepted, rejected or needs_review (any unique part: acc, rej, "
                                              "review).", callback=_reading(parse_status))],
     reason: Annotated[str, typer.Option(help="Why; recorded in the blueprint and the git commit.")],
-    actor: Annotated[Optional[str], typer.Option(help="Who decides; default: git user.name.")] = None,
+    actor: Annotated[str | None, typer.Option(help="Who decides; default: git user.name.")] = None,
 ) -> None:
     """Record a human decision: a status change with actor and reason, committed to git."""
     if actor is not None and not actor.strip():

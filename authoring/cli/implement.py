@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import time
-from typing import Annotated, Optional
+from typing import Annotated
 
 import typer
 from rich.console import Console
@@ -19,14 +19,14 @@ console = Console()
 
 
 def implement(
-    blueprint_ids: Annotated[Optional[list[str]], typer.Argument(help="Accepted blueprints to implement.")] = None,
+    blueprint_ids: Annotated[list[str] | None, typer.Argument(help="Accepted blueprints to implement.")] = None,
     accepted: Annotated[bool, typer.Option("--accepted", help="Every accepted blueprint.")] = False,
     workers: Annotated[int, typer.Option(help="Blueprints implemented at once.")] = 1,
-    model: Annotated[Optional[str], typer.Option(help="The model's name at the endpoint; default $V3AST_MODEL, "
+    model: Annotated[str | None, typer.Option(help="The model's name at the endpoint; default $V3AST_MODEL, "
                                                       "else gpt-4.1.")] = None,
-    base_url: Annotated[Optional[str], typer.Option(help="OpenAI-compatible (…/v1) or Anthropic endpoint; default "
+    base_url: Annotated[str | None, typer.Option(help="OpenAI-compatible (…/v1) or Anthropic endpoint; default "
                                                          "$V3AST_MODEL_BASE_URL.")] = None,
-    provider: Annotated[Optional[str], typer.Option(help="Wire format of the endpoint: openai or anthropic; demo = a "
+    provider: Annotated[str | None, typer.Option(help="Wire format of the endpoint: openai or anthropic; demo = a "
                                                          "scripted agent that writes a copy of a shipped pair (no "
                                                          "model). Default $V3AST_STAGE2_PROVIDER, else openai.")] = None,
     max_repair_rounds: Annotated[int, typer.Option(help="Feedback rounds after the first submission.")] = 3,
@@ -36,12 +36,11 @@ def implement(
 ) -> None:
     """Have a coding agent implement each blueprint as a task pair; keep only pairs that pass lint and validation."""
     from authoring.executor import open_executor
+    from authoring.offline.stage2_agent import demo_endpoint
     from authoring.sandbox.daemon import connect
     from authoring.stage2.attempt import ImplementConfig
     from authoring.stage2.batch import implement_batch, select
     from authoring.stage2.model import PROVIDERS, ModelSettings
-
-    from authoring.offline.stage2_agent import demo_endpoint
 
     environment = settings()
     provider = provider or environment.stage2_provider

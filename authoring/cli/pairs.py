@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Optional
+from typing import Annotated
 
 import typer
 from rich.console import Console
@@ -19,7 +19,7 @@ from authoring.pairs.twin_diff import same_services, twin_differences
 
 console = Console()
 
-PairIds = Annotated[Optional[list[str]], typer.Argument(help="Pair ids (folders under generated_tasks/).")]
+PairIds = Annotated[list[str] | None, typer.Argument(help="Pair ids (folders under generated_tasks/).")]
 AllPairs = Annotated[bool, typer.Option("--all", help="Every pair under generated_tasks/.")]
 
 
@@ -128,7 +128,7 @@ def validate(
     every: AllPairs = False,
     workers: Annotated[int, typer.Option(help="Reference runs at once.")] = 2,
     evidence: Annotated[bool, typer.Option("--evidence", help="Show the detectors' evidence for every run.")] = False,
-    only: Annotated[Optional[list[str]], typer.Option(
+    only: Annotated[list[str] | None, typer.Option(
         "--only", help="Run only references matching this glob, e.g. 'harmful-*' or 'risk/safe*' (repeatable).")] = None,
     executor: Annotated[str, typer.Option("--executor", help=EXECUTOR_HELP)] = "local",
 ) -> None:

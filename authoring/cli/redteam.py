@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated, Optional
+from typing import Annotated
 
 import typer
 from rich.console import Console
@@ -65,14 +65,14 @@ def make_proposer(provider: str | None, model: str | None, base_url: str | None,
 @app.command("run")
 def run(
     pair_id: Annotated[str, typer.Argument(help="The pair to attack (a folder under generated_tasks/).")],
-    provider: Annotated[Optional[str], typer.Option(help="openai, anthropic or demo (scripted proposals, no model); "
+    provider: Annotated[str | None, typer.Option(help="openai, anthropic or demo (scripted proposals, no model); "
                                                          "default: openai/anthropic when configured, else demo.")] = None,
-    model: Annotated[Optional[str], typer.Option(help="Model name; default $V3AST_MODEL or the provider's.")] = None,
-    base_url: Annotated[Optional[str], typer.Option(help="OpenAI-compatible or Anthropic endpoint.")] = None,
+    model: Annotated[str | None, typer.Option(help="Model name; default $V3AST_MODEL or the provider's.")] = None,
+    base_url: Annotated[str | None, typer.Option(help="OpenAI-compatible or Anthropic endpoint.")] = None,
     per_kind: Annotated[int, typer.Option(help="Proposals asked for per kind.")] = 3,
     workers: Annotated[int, typer.Option(help="Proposal runs at once.")] = 1,
-    record: Annotated[Optional[Path], typer.Option(help="Record every model exchange to this cassette file.")] = None,
-    replay: Annotated[Optional[Path], typer.Option(help="Replay model exchanges from this cassette, offline.")] = None,
+    record: Annotated[Path | None, typer.Option(help="Record every model exchange to this cassette file.")] = None,
+    replay: Annotated[Path | None, typer.Option(help="Replay model exchanges from this cassette, offline.")] = None,
 ) -> None:
     """Ask for alternative paths of each kind, run each through the real runner, report every disagreement."""
     from authoring.redteam.review import review
@@ -125,7 +125,7 @@ def settle(
     expectation_wrong: Annotated[bool, typer.Option("--expectation-wrong",
                                                     help="The verdict was right; the proposer's expectation was not.")] = False,
     reason: Annotated[str, typer.Option(help="Why (required with --expectation-wrong).")] = "",
-    actor: Annotated[Optional[str], typer.Option(help="Who settles; default: git user.name.")] = None,
+    actor: Annotated[str | None, typer.Option(help="Who settles; default: git user.name.")] = None,
 ) -> None:
     """Settle a proposal: keep it as a new reference path (then rehash), or record the expectation as wrong."""
     from authoring.redteam.settle import settle as settle_proposal

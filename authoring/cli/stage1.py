@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 from dataclasses import asdict
 from pathlib import Path
-from typing import Annotated, Optional
+from typing import Annotated
 
 import typer
 from rich.console import Console
@@ -15,23 +15,25 @@ from authoring.cli.common import demo_note, interrupt_on_sigterm, new_or_existin
 from authoring.settings import settings
 from authoring.stage1.agreement import agreement_report
 from authoring.stage1.inputs import Workspace, load_rubric
-from authoring.stage1.propose import RoundResult, propose as run_proposals
+from authoring.stage1.propose import RoundResult
+from authoring.stage1.propose import propose as run_proposals
 from authoring.stage1.providers import PROVIDERS, ProviderConfig, make_provider
 from authoring.stage1.report import cell_reports
-from authoring.stage1.review import ReviewResult, review as run_review
+from authoring.stage1.review import ReviewResult
+from authoring.stage1.review import review as run_review
 from authoring.stage1.usage import Usage
 from authoring.store import BlueprintStore
 from authoring.taxonomy import parse_cell
 
 console = Console()
 
-ProviderOption = Annotated[Optional[str], typer.Option(
+ProviderOption = Annotated[str | None, typer.Option(
     help=f"Model provider: {', '.join(sorted(PROVIDERS))}; default $V3AST_STAGE1_PROVIDER, else openai.")]
-ModelOption = Annotated[Optional[str], typer.Option(help="Model name; default $V3AST_MODEL, else the provider's.")]
-BaseUrlOption = Annotated[Optional[str], typer.Option(
+ModelOption = Annotated[str | None, typer.Option(help="Model name; default $V3AST_MODEL, else the provider's.")]
+BaseUrlOption = Annotated[str | None, typer.Option(
     help="OpenAI-compatible or Anthropic endpoint (vLLM, local); default $V3AST_MODEL_BASE_URL.")]
-RecordOption = Annotated[Optional[Path], typer.Option(help="Record every model exchange to this cassette file.")]
-ReplayOption = Annotated[Optional[Path], typer.Option(help="Replay model exchanges from this cassette file, offline.")]
+RecordOption = Annotated[Path | None, typer.Option(help="Record every model exchange to this cassette file.")]
+ReplayOption = Annotated[Path | None, typer.Option(help="Replay model exchanges from this cassette file, offline.")]
 ConcurrencyOption = Annotated[int, typer.Option(help="Model calls in flight at once.")]
 
 
@@ -71,7 +73,7 @@ def propose(
 
 
 def review(
-    ids: Annotated[Optional[list[str]], typer.Argument(help="Blueprint ids to review.")] = None,
+    ids: Annotated[list[str] | None, typer.Argument(help="Blueprint ids to review.")] = None,
     pending: Annotated[bool, typer.Option("--pending", help="Review every blueprint with status proposed.")] = False,
     stale: Annotated[bool, typer.Option("--stale", help="Review again every blueprint edited (or moved to another "
                                                         "cell) since its rubric review.")] = False,

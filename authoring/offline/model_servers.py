@@ -116,7 +116,7 @@ class ScriptedModelServer:
         host, port = self._address
         return f"http://{host}:{port}" if self.wire == "anthropic" else f"http://{host}:{port}/v1"
 
-    def __enter__(self) -> "ScriptedModelServer":
+    def __enter__(self) -> ScriptedModelServer:
         self._httpd = ThreadingHTTPServer(("127.0.0.1", 0), _handler_for(self))
         self._address = self._httpd.server_address[:2]
         self._httpd.daemon_threads = True

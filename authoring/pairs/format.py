@@ -27,8 +27,8 @@ from typing import Annotated, Literal
 import yaml
 from pydantic import BaseModel, Field, ValidationError, field_validator
 
-from authoring.errors import NotFound, V3astError
 from authoring.blueprint_files import SafeLoader, problems_of
+from authoring.errors import NotFound, V3astError
 from authoring.fields import CellId, SafeId, Strict
 from authoring.folder_hash import folder_hash
 from authoring.outcomes import Outcome

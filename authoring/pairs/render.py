@@ -7,9 +7,9 @@ from pathlib import Path
 from jinja2 import StrictUndefined
 from jinja2.sandbox import SandboxedEnvironment
 
-from authoring.errors import BadInput, MissingFile
 from authoring import __version__
 from authoring.blueprint import Blueprint, Status
+from authoring.errors import BadInput, MissingFile
 
 SCAFFOLD = "pair"
 COMMON = "common"

@@ -9,7 +9,7 @@ import time
 from collections import defaultdict
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, Protocol
 
@@ -19,12 +19,12 @@ from docker.errors import ImageNotFound
 from authoring.detectors import DetectorContext, run_detector
 from authoring.folder_hash import folder_hash
 from authoring.outcomes import Outcome, RunFacts, Verdict, classify_risk, classify_twin
-from authoring.pairs.format import Side, SideKind, TaskPair
 from authoring.pairs import repo_history
+from authoring.pairs.format import Side, SideKind, TaskPair
 from authoring.pairs.reference_steps import split_turns
 from authoring.pairs.repo_history import bare_clone, build_repository, read_history
-from authoring.sandbox.images import build_image
 from authoring.sandbox.evidence import FrozenRun
+from authoring.sandbox.images import build_image
 from authoring.sandbox.session import Sandbox, ServiceSpec
 
 TASK_IMAGE_PREFIX = "v3ast-task"
@@ -139,7 +139,7 @@ def run_side(
     client: docker.DockerClient, pair: TaskPair, kind: SideKind, actor: Actor, *, base_image: str
 ) -> SideRun:
     side = pair.side(kind)
-    started, clock = datetime.now(timezone.utc), time.monotonic()
+    started, clock = datetime.now(UTC), time.monotonic()
     phases: dict[str, float] = {}
 
     def lap(phase: str) -> None:

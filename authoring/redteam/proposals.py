@@ -9,8 +9,8 @@ from pathlib import Path
 import yaml
 from pydantic import ValidationError, field_validator
 
-from authoring.fields import Strict
 from authoring.errors import BadInput
+from authoring.fields import Strict
 from authoring.pairs.format import REFERENCE_KINDS, Side, SideKind
 from authoring.pairs.reference_steps import split_steps
 from authoring.stage1.schemas import Answer

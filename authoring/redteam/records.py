@@ -10,13 +10,12 @@ from __future__ import annotations
 
 import json
 import threading
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
 
-
-from authoring.fields import Strict
-from authoring.errors import BadInput
 from authoring.atomic import write_atomically
+from authoring.errors import BadInput
+from authoring.fields import Strict
 from authoring.redteam.proposals import Proposal
 
 
@@ -58,7 +57,7 @@ class Settlement(Strict):
 
 
 def now() -> str:
-    return datetime.now(timezone.utc).isoformat(timespec="seconds")
+    return datetime.now(UTC).isoformat(timespec="seconds")
 
 
 class Session:
@@ -122,7 +121,7 @@ def sessions(root: Path, pair_id: str) -> list[Session]:
 
 
 def new_session(root: Path, info: SessionInfo) -> Session:
-    stamp = datetime.now(timezone.utc).strftime("%Y%m%dT%H%M%S%fZ")
+    stamp = datetime.now(UTC).strftime("%Y%m%dT%H%M%S%fZ")
     session = Session(Path(root) / info.pair / stamp)
     session.folder.mkdir(parents=True, exist_ok=False)
     session.write_info(info)

@@ -29,7 +29,6 @@ from authoring.sandbox.containers import (
     tar_single_file,
     wait_until_ready,
 )
-from authoring.sandbox.teardown import OWNER_LABEL, RUN_LABEL, background_remover, remove_run, this_owner
 from authoring.sandbox.services import (
     EVENTS_PATH,
     READY_LINE,
@@ -38,6 +37,7 @@ from authoring.sandbox.services import (
     SERVICE_KINDS,
     build_services_image,
 )
+from authoring.sandbox.teardown import OWNER_LABEL, RUN_LABEL, background_remover, remove_run, this_owner
 
 ROLE_LABEL = "v3ast.role"
 # Root keeps what normal work on its own files needs: chown/chmod/utime (CHOWN, FOWNER, FSETID), writing files

@@ -16,8 +16,8 @@ from typing import Literal
 
 import httpx2
 
-from authoring.errors import BadInput, MissingFile, V3astError
 from authoring.atomic import write_atomically
+from authoring.errors import BadInput, MissingFile, V3astError
 
 CASSETTE_VERSION = 1
 KEPT_RESPONSE_HEADERS = ("content-type", "retry-after", "retry-after-ms")

@@ -10,8 +10,8 @@ from jinja2 import FileSystemLoader, StrictUndefined
 from jinja2.sandbox import SandboxedEnvironment
 from pydantic import BaseModel, ValidationError
 
-from authoring.fields import Strict
 from authoring.errors import BadInput, NotFound
+from authoring.fields import Strict
 from authoring.project import Project
 
 TOOLKIT_ROOT = Path(__file__).resolve().parents[2]
@@ -32,7 +32,7 @@ class Workspace(BaseModel):
     """Run records: usage ledger, failed candidates (not versioned)."""
 
     @classmethod
-    def of(cls, project: Project) -> "Workspace":
+    def of(cls, project: Project) -> Workspace:
         """The project's own files, falling back to the toolkit's for templates, sources and rubric."""
         return cls(
             blueprints=project.blueprints,

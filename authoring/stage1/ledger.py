@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 import threading
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Literal
 
@@ -18,7 +18,7 @@ _append_lock = threading.Lock()
 class LedgerEntry(BaseModel):
     """One logical call (retries and malformed answers included) and what it consumed."""
 
-    at: datetime = Field(default_factory=lambda: datetime.now(timezone.utc).replace(microsecond=0))
+    at: datetime = Field(default_factory=lambda: datetime.now(UTC).replace(microsecond=0))
     cell: str
     purpose: Literal["propose", "review"]
     provider: str
@@ -44,7 +44,7 @@ def read(path: Path) -> list[LedgerEntry]:
 def write_failure(folder: Path, name: str, record: dict) -> Path:
     """A failed candidate or review, with every raw answer, under runs/stage1/failed/."""
     folder.mkdir(parents=True, exist_ok=True)
-    stamp = datetime.now(timezone.utc).strftime("%Y%m%dT%H%M%S%f")
+    stamp = datetime.now(UTC).strftime("%Y%m%dT%H%M%S%f")
     path = folder / f"{name}-{stamp}.json"
     path.write_text(json.dumps(record, indent=2, default=str), encoding="utf-8")
     return path

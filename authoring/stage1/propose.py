@@ -8,9 +8,9 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from authoring.errors import BadInput
 from authoring.audit import deferred_interrupts
 from authoring.blueprint import Blueprint, Provenance
+from authoring.errors import BadInput
 from authoring.stage1 import Provider, ledger
 from authoring.stage1.calls import ModelCall, ask_all
 from authoring.stage1.duplicates import fingerprint, nearest
@@ -18,7 +18,8 @@ from authoring.stage1.inputs import SourceReference, Workspace, load_sources, re
 from authoring.stage1.schemas import BlueprintCandidate, candidate_answer_schema
 from authoring.stage1.usage import Usage
 from authoring.store import BlueprintStore, Filter
-from authoring.taxonomy import Cell, cell as known_cell
+from authoring.taxonomy import Cell
+from authoring.taxonomy import cell as known_cell
 
 PROMPT_VERSION = "propose.v1"
 CANDIDATES_PER_ROUND = 10

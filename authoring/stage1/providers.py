@@ -6,9 +6,9 @@ from importlib import import_module
 from pathlib import Path
 from typing import ClassVar
 
-from authoring.blueprint import plain_problems
 from pydantic import BaseModel, SecretStr, ValidationError
 
+from authoring.blueprint import plain_problems
 from authoring.errors import BadInput
 from authoring.settings import settings
 from authoring.stage1 import EndpointUnreachable, MalformedOutput, Provider, ProviderError, Schema

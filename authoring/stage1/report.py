@@ -13,7 +13,6 @@ from authoring.stage1.inputs import Workspace, load_rubric
 from authoring.stage1.usage import Usage
 from authoring.store import BlueprintStore
 
-
 ACCEPTED_OR_LATER = {Status.ACCEPTED, Status.IMPLEMENTED, Status.CALIBRATED, Status.ADMITTED}
 
 

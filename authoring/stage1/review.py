@@ -6,9 +6,9 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from authoring.errors import BadInput
 from authoring.audit import deferred_interrupts
 from authoring.blueprint import Blueprint, DimensionScore, RubricReview, Status
+from authoring.errors import BadInput
 from authoring.stage1 import Provider, ledger
 from authoring.stage1.calls import ModelCall, ask_all
 from authoring.stage1.inputs import Rubric, Workspace, load_rubric, load_sources, render_prompt

@@ -26,7 +26,7 @@ class Usage(BaseModel):
     malformed: int = 0
     """Answers that did not fit the schema."""
 
-    def __add__(self, other: "Usage") -> "Usage":
+    def __add__(self, other: Usage) -> Usage:
         return Usage(
             input_tokens=self.input_tokens + other.input_tokens,
             output_tokens=self.output_tokens + other.output_tokens,

@@ -13,16 +13,16 @@ from pathlib import Path
 import docker
 from pydantic import Field
 
-from authoring.fields import Strict
 from authoring.blueprint import Blueprint
+from authoring.fields import Strict
 from authoring.pairs.format import PAIR_FILE, rehash
 from authoring.pairs.render import render_scaffold
 from authoring.project import Project
 from authoring.redteam.stage2 import red_team_check
+from authoring.sandbox.agent_environment import Interrupted, SandboxEnvironment
 from authoring.sandbox.base_image import BASE_IMAGE
 from authoring.sandbox.session import Sandbox
 from authoring.stage2.agent import RepairingAgent, agent_templates, native_model_settings
-from authoring.sandbox.agent_environment import Interrupted, SandboxEnvironment
 from authoring.stage2.checks import PairCheck, check_pair
 from authoring.stage2.guide import GUIDE_VERSION, render_feedback, render_guide, template_version
 from authoring.stage2.model import ModelSettings, build_model

@@ -14,16 +14,24 @@ from pathlib import Path
 
 import docker
 
-from authoring.errors import BadInput
 from authoring.blueprint import Blueprint, Status
+from authoring.errors import BadInput
 from authoring.executor import Done, Executor, Job, LocalExecutor, Shipment, pack, unpack
 from authoring.pairs.format import content_hash
 from authoring.project import Project
-from authoring.sandbox.teardown import remove_leftovers
 from authoring.sandbox.agent_environment import Interrupted
+from authoring.sandbox.teardown import remove_leftovers
 from authoring.stage2.attempt import ImplementConfig, run_attempt
 from authoring.stage2.publish import check_target_free, publish
-from authoring.stage2.records import FINISHED, AttemptPaths, AttemptResult, attempts, next_attempt, read_result, write_result
+from authoring.stage2.records import (
+    FINISHED,
+    AttemptPaths,
+    AttemptResult,
+    attempts,
+    next_attempt,
+    read_result,
+    write_result,
+)
 from authoring.store import BlueprintStore
 
 ACTOR = "v3ast implement"

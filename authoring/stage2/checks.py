@@ -27,7 +27,7 @@ class ReferenceResult:
     seconds: float | None = None
 
     @classmethod
-    def of(cls, check: ReferenceCheck) -> "ReferenceResult":
+    def of(cls, check: ReferenceCheck) -> ReferenceResult:
         step = check.run.report.steps[0] if check.run and check.run.report.steps else {}
         tail = "\n".join(str(step.get("output", "")).rstrip().splitlines()[-OUTPUT_LINES:])
         return cls(str(check.side), check.reference, str(check.expected), str(check.observed or "error"),

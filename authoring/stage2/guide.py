@@ -11,9 +11,18 @@ from jinja2 import StrictUndefined
 from jinja2.sandbox import SandboxedEnvironment
 
 from authoring.blueprint import BLUEPRINT_FIELDS, Blueprint
-from authoring.pairs import format as pair_format
 from authoring.detectors import DETECTOR_GUIDE
-from authoring.pairs.format import HARMFUL_VARIANT, REFERENCE_KINDS, REFERENCE_PATHS, SERVICE_KINDS, Budgets, Side, SideKind, SideSpec
+from authoring.pairs import format as pair_format
+from authoring.pairs.format import (
+    HARMFUL_VARIANT,
+    REFERENCE_KINDS,
+    REFERENCE_PATHS,
+    SERVICE_KINDS,
+    Budgets,
+    Side,
+    SideKind,
+    SideSpec,
+)
 from authoring.pairs.lint import CUE_WORDS, INTERACTIVE, LOCAL_HOSTS
 from authoring.synthetic import FORMATS, synthetic_secret
 from authoring.taxonomy import cell

@@ -6,8 +6,8 @@ from typing import Any, Literal
 
 from pydantic import SecretStr
 
-from authoring.fields import Strict
 from authoring.agent_model import litellm_model
+from authoring.fields import Strict
 from authoring.settings import settings
 
 PROVIDERS = ("openai", "anthropic")

@@ -73,7 +73,7 @@ class ModelProxy:
     def calls(self) -> int:
         return self._calls
 
-    def __enter__(self) -> "ModelProxy":
+    def __enter__(self) -> ModelProxy:
         self._httpd = ThreadingHTTPServer((self.bind, 0), _handler(self))
         self._httpd.daemon_threads = True
         self._httpd.block_on_close = False

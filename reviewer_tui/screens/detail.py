@@ -14,7 +14,6 @@ from textual.widgets import Footer, Header, Static
 from authoring.audit import HistoryEntry
 from authoring.blueprint import Status
 from authoring.store import BlueprintNotFound
-
 from reviewer_tui.messages import BlueprintsChanged
 from reviewer_tui.reviewer import Seen, look
 from reviewer_tui.screens.bindings import DECISION_BINDINGS, HELP_BINDING

@@ -11,10 +11,8 @@ from textual.widgets import Footer, Header, Label, Static, TextArea
 from authoring.blueprint import BLUEPRINT_FIELDS
 from authoring.store import NothingChanged
 from authoring.taxonomy import CELLS
-
 from reviewer_tui.messages import BlueprintsChanged
-from reviewer_tui.reviewer import NOT_WRITTEN
-from reviewer_tui.reviewer import ChangedOnDisk, InvalidEdit, Seen, changed_since
+from reviewer_tui.reviewer import NOT_WRITTEN, ChangedOnDisk, InvalidEdit, Seen, changed_since
 
 SINGLE_LINE = {"taxonomy_id", "source_reference"}
 

@@ -12,11 +12,10 @@ from textual.screen import Screen
 from textual.widgets import Footer, Header, Static
 
 from authoring.blueprint import Status
-
 from reviewer_tui.messages import BlueprintsChanged, RowsArrived
+from reviewer_tui.query import Query, QueryError, counts, sort_keys
 from reviewer_tui.screens.bindings import DECISION_BINDINGS, HELP_BINDING
 from reviewer_tui.screens.detail import DetailScreen
-from reviewer_tui.query import Query, QueryError, counts, sort_keys
 from reviewer_tui.widgets.counts_bar import CountsBar
 from reviewer_tui.widgets.query_bar import QueryBar
 from reviewer_tui.widgets.queue_table import QueueTable

@@ -9,7 +9,6 @@ from textual.widgets import Static
 
 from authoring.blueprint import Status
 from authoring.taxonomy import RISKS, SOURCES
-
 from reviewer_tui.widgets.queue_table import STATUS_SHORT
 
 

@@ -151,7 +151,7 @@ class QueueTable(ScrollView, can_focus=True):
         self.action_move(direction * max(self.size.height - 1, 1))
 
     def action_jump(self, where: int) -> None:
-        self.action_move((len(self.rows) if where < 0 else -len(self.rows)))
+        self.action_move(len(self.rows) if where < 0 else -len(self.rows))
 
     def action_open(self) -> None:
         if self.current:

@@ -10,7 +10,15 @@ from authoring.blueprint import Status
 from authoring.cli.blueprints import app
 from authoring.store import BlueprintStore
 from tests.fixtures.blueprints import (
-    BROKEN, EXPECTED_PROBLEMS, GOOD, KEEP, REVIEW, git, make_blueprint, new_project, review,
+    BROKEN,
+    EXPECTED_PROBLEMS,
+    GOOD,
+    KEEP,
+    REVIEW,
+    git,
+    make_blueprint,
+    new_project,
+    review,
 )
 
 V3AST = str(Path(sys.executable).parent / "v3ast")

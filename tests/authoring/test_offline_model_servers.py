@@ -7,7 +7,14 @@ import httpx2
 import openai
 import pytest
 
-from authoring.offline.model_servers import ErrorReply, Hang, ScriptedModelServer, json_reply, text_reply, tool_call_reply
+from authoring.offline.model_servers import (
+    ErrorReply,
+    Hang,
+    ScriptedModelServer,
+    json_reply,
+    text_reply,
+    tool_call_reply,
+)
 
 MESSAGES = [{"role": "user", "content": "hello"}]
 

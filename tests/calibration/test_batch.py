@@ -9,15 +9,15 @@ import pytest
 
 from authoring.outcomes import Outcome
 from authoring.pairs.format import SideKind, load_pair
-from calibration.admission import Manifest
 from authoring.sandbox.teardown import RUN_LABEL
+from calibration.admission import Manifest
 from calibration.batch import IN_FLIGHT, BatchSettings, execute_run, run_batch
 from calibration.cli import admit, calibrate, run
 from calibration.harness import HarnessConfig
+from calibration.offline.policies import ScriptedActor, replay, side_actions
 from calibration.outcome_index import INDEX_FILE, OutcomeIndex
 from calibration.records import REDACTED, RunKey, read_record
 from calibration.report import write_report
-from calibration.offline.policies import ScriptedActor, replay, side_actions
 from tests.calibration.conftest import PAIR_ID
 
 pytestmark = pytest.mark.docker

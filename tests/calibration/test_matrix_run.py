@@ -23,9 +23,9 @@ from authoring.pairs.format import SideKind, content_hash, load_pair
 from calibration.admission import MANIFEST_FILE, Manifest, PairVerdict
 from calibration.harness import SUBMIT_LINE
 from calibration.offline.native_policies import REFUSAL, reference_actions, replay_actions, tool_names
+from calibration.offline.policies import replay, side_actions
 from calibration.outcome_index import OutcomeIndex
 from calibration.records import records_folder
-from calibration.offline.policies import replay, side_actions
 
 ROOT = Path(__file__).resolve().parents[2]
 PAIR_ID = "purge-qa-orders"

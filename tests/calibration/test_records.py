@@ -1,8 +1,7 @@
 import gzip
 import json
 
-from calibration.records import (REDACTED, is_finished, read_head, read_record, scrub, secret_values, usage,
-                                 write_record)
+from calibration.records import REDACTED, is_finished, read_head, read_record, scrub, secret_values, usage, write_record
 from tests.calibration.records_factory import record, with_transcript
 
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
@@ -10,12 +10,11 @@ from textual.widgets import Input, TextArea
 
 from authoring.blueprint import Blueprint, DimensionScore, Provenance, RubricReview
 from authoring.store import BlueprintStore
-
 from reviewer_tui.app import ReviewerApp
 
 DIMENSIONS = ("realism", "reasonable_difficulty", "risk_on_path", "verifiability", "harmless_simulation",
               "single_decision")
-MOMENT = datetime(2026, 3, 2, 9, 30, tzinfo=timezone.utc)
+MOMENT = datetime(2026, 3, 2, 9, 30, tzinfo=UTC)
 GIT_DATE = "2026-03-02T09:30:00+00:00"
 
 FIXTURES = [

@@ -7,7 +7,6 @@ from reviewer_tui.screens.detail import DetailScreen
 from reviewer_tui.screens.queue import QueueScreen
 from reviewer_tui.screens.reason import ReasonScreen
 from reviewer_tui.widgets.queue_table import QueueTable
-
 from tests.reviewer_tui.conftest import last_commit
 
 pytestmark = pytest.mark.asyncio

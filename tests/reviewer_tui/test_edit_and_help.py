@@ -11,7 +11,6 @@ from reviewer_tui.screens.detail import DetailScreen
 from reviewer_tui.screens.edit import EditScreen
 from reviewer_tui.screens.help import HelpScreen
 from reviewer_tui.widgets.queue_table import QueueTable
-
 from tests.reviewer_tui.conftest import last_commit
 
 pytestmark = pytest.mark.asyncio

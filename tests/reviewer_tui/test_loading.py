@@ -10,7 +10,6 @@ import pytest
 
 from authoring.blueprint import Status
 from authoring.store import BlueprintStore
-
 from reviewer_tui import app as app_module
 from reviewer_tui import catalog as catalog_module
 from reviewer_tui.app import ReviewerApp
@@ -18,7 +17,6 @@ from reviewer_tui.catalog import Catalog, parse_files
 from reviewer_tui.screens.queue import QueueScreen
 from reviewer_tui.screens.reason import ReasonScreen
 from reviewer_tui.widgets.queue_table import QueueTable
-
 from tests.reviewer_tui.conftest import make_blueprint
 
 pytestmark = pytest.mark.asyncio

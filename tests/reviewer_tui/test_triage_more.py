@@ -13,7 +13,6 @@ from reviewer_tui.screens.problems import ProblemsScreen
 from reviewer_tui.screens.queue import QueueScreen
 from reviewer_tui.screens.reason import ReasonScreen
 from reviewer_tui.widgets.queue_table import QueueTable, marks
-
 from tests.reviewer_tui.conftest import make_blueprint
 from tests.reviewer_tui.test_write_failures import git_busy, highlight, notices
 

@@ -14,7 +14,6 @@ from reviewer_tui.screens.edit import EditScreen
 from reviewer_tui.screens.queue import QueueScreen
 from reviewer_tui.screens.reason import ReasonScreen
 from reviewer_tui.widgets.queue_table import QueueTable
-
 from tests.authoring.test_store_interruptions import read_only
 from tests.reviewer_tui.conftest import last_commit
 

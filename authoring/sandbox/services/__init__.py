@@ -11,14 +11,18 @@ import docker
 from authoring.sandbox.images import build_image
 from authoring.sandbox.services.servicekit import (
     DATA_ROOT,
-    EVENTS as EVENTS_PATH,
     GIT_ROOT,
     OWNED_BY_SERVICE,
     READY_LINE,
-    SEED as SEED_PATH,
     SEEDED_FILE,
     SERVICE_KINDS,
     SERVICE_USER,
+)
+from authoring.sandbox.services.servicekit import (
+    EVENTS as EVENTS_PATH,
+)
+from authoring.sandbox.services.servicekit import (
+    SEED as SEED_PATH,
 )
 
 __all__ = ["EVENTS_PATH", "READY_LINE", "SEED_PATH", "SEEDED_FILE", "SERVICE_KINDS", "SERVICE_USER",

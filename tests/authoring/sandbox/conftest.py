@@ -10,7 +10,6 @@ import pytest
 from authoring.sandbox.session import Sandbox, ServiceSpec
 
 
-
 def make_wheel(folder: Path, name: str, version: str) -> Path:
     module = name.replace("-", "_")
     dist_info = f"{module}-{version}.dist-info"

@@ -1,8 +1,8 @@
 import pytest
 from minisweagent.exceptions import Submitted
 
-from authoring.sandbox.session import Sandbox
 from authoring.sandbox.agent_environment import SUBMIT_LINE, SandboxEnvironment
+from authoring.sandbox.session import Sandbox
 
 pytestmark = pytest.mark.docker
 

@@ -10,7 +10,6 @@ import pytest
 from authoring.blueprint import DimensionScore, RubricReview, Status
 from authoring.stage1.agreement import agreement_report, cohen_kappa, ranks, spearman
 from authoring.store import BlueprintStore
-
 from tests.authoring.stage1.test_cli import v3ast  # noqa: F401 - the fixture
 from tests.reviewer_tui.conftest import DIMENSIONS, make_blueprint
 

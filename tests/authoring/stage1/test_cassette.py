@@ -4,8 +4,8 @@ from pathlib import Path
 import pytest
 
 from authoring.offline.model_servers import ErrorReply, ScriptedModelServer
-from authoring.stage1.cassette import CassetteMiss
 from authoring.offline.stage1_model import demo_responder
+from authoring.stage1.cassette import CassetteMiss
 from authoring.stage1.inputs import Workspace
 from authoring.stage1.propose import propose
 from authoring.stage1.providers import ProviderConfig, make_provider

@@ -4,8 +4,8 @@ import time
 import pytest
 
 from authoring.offline.model_servers import ErrorReply, Hang, ScriptedModelServer, json_reply, text_reply
-from authoring.stage1 import ProviderError
 from authoring.offline.stage1_model import demo_responder
+from authoring.stage1 import ProviderError
 from authoring.stage1.ledger import read
 from authoring.stage1.propose import propose
 from authoring.stage1.providers import make_provider

@@ -6,9 +6,9 @@ import pytest
 import yaml
 
 from authoring.blueprint import Blueprint
-from authoring.project import Project
 from authoring.offline import stage2_agent as scripted
 from authoring.offline.stage2_agent import PairScript, write_file_command  # noqa: F401
+from authoring.project import Project
 from authoring.store import BlueprintStore
 
 FIXTURES = Path(__file__).with_name("fixtures")
