@@ -21,11 +21,12 @@ import subprocess
 import sys
 import tempfile
 import time
+from functools import partial
 from pathlib import Path
 
 from rich.console import Console
 
-from authoring.executor import Job, LocalExecutor, RayExecutor, Shipment, open_executor
+from authoring.executor import Done, Executor, Job, LocalExecutor, RayExecutor, Shipment, open_executor
 from authoring.pairs.format import content_hash, load_pair
 from authoring.project import Project
 from authoring.sandbox.base_image import ensure_base_image
@@ -46,6 +47,30 @@ def bare_overhead(executor, pair, jobs: int, workers: int, base_image: str) -> f
     return (time.monotonic() - started) / jobs
 
 
+def timed_call(call, client, folders, stop):
+    started = time.time()
+    value = call(client, folders, stop)
+    return value, (started, time.time())
+
+
+class TimedExecutor(Executor):
+    """Another executor, with each job's call timed where it runs: the batch's wall time minus the time its slots
+    spent inside calls is what the executor itself costs, whatever the machine's load does to the runs."""
+
+    def __init__(self, inner: Executor):
+        self.inner, self.name, self.calls = inner, inner.name, []
+
+    def run(self, jobs, on_done, *, workers, base_image, on_tick=lambda running: None) -> None:
+        def done(finished: Done) -> None:
+            if finished.error is None:
+                finished.value, span = finished.value
+                self.calls.append(span)
+            on_done(finished)
+
+        timed = [Job(job.key, partial(timed_call, job.call), job.shipments) for job in jobs]
+        self.inner.run(timed, done, workers=workers, base_image=base_image, on_tick=on_tick)
+
+
 def one_batch(name: str, pair_id: str, runs: int, workers: int) -> dict:
     """One batch in this (fresh) process: what a `v3ast calibrate` command would do."""
     from calibration.batch import BatchSettings, run_batch
@@ -56,18 +81,21 @@ def one_batch(name: str, pair_id: str, runs: int, workers: int) -> dict:
     base_image = ensure_base_image(client).tag
     pair = load_pair(Project.current().generated_tasks / pair_id)
     started = time.monotonic()
-    executor = open_executor(name, client, base_image, lambda line: None)
+    executor = TimedExecutor(open_executor(name, client, base_image, lambda line: None))
     opened = time.monotonic() - started
     config = HarnessConfig()
     settings = BatchSettings(name="bench", runs=runs, workers=workers, scripted=True, harness={"name": "bench"})
     with tempfile.TemporaryDirectory(prefix="v3ast-bench-executor-") as scratch:
-        started = time.monotonic()
+        started, wall_started = time.monotonic(), time.time()
         outcome = run_batch(client, [pair], settings, lambda stop: harness_actor("mini-swe-agent", config, stop),
                             runs_root=Path(scratch), base_image=base_image, executor=executor,
                             console=Console(quiet=True))
         seconds = time.monotonic() - started
         shutil.rmtree(scratch, ignore_errors=True)
-    return {"seconds": seconds, "opened": opened, "outcomes": sorted(row.outcome for row in outcome.rows)}
+    outside = seconds - sum(end - start for start, end in executor.calls) / workers
+    first = min(start for start, _ in executor.calls) - wall_started
+    return {"seconds": seconds, "outside": outside, "first": first, "opened": opened,
+            "outcomes": sorted(row.outcome for row in outcome.rows)}
 
 
 def batch_in_fresh_process(name: str, args, ray_address: str) -> dict:
@@ -77,7 +105,8 @@ def batch_in_fresh_process(name: str, args, ray_address: str) -> dict:
                           check=True)
     result = json.loads(done.stdout.strip().splitlines()[-1])
     print(f"  {name:5}: {len(result['outcomes'])} runs, outcomes {sorted(set(result['outcomes']))}, "
-          f"{result['seconds']:.1f} s (executor opened in {result['opened']:.1f} s)", flush=True)
+          f"{result['seconds']:.1f} s, outside the runs {result['outside']:.2f} s per slot (first run began after "
+          f"{result['first']:.2f} s; executor opened in {result['opened']:.1f} s)", flush=True)
     return result
 
 
@@ -108,9 +137,12 @@ def main() -> None:
         print(f"{executor.name:5} bare task (ship + re-hash + nothing): {per_task * 1000:7.1f} ms per task "
               f"({args.noop} tasks, the runner's start included)")
     walls: dict[str, list[float]] = {"local": [], "ray": []}
+    outside: dict[str, list[float]] = {"local": [], "ray": []}
     for round_ in range(args.repeat):
         for name in ("local", "ray") if round_ % 2 == 0 else ("ray", "local"):
-            walls[name].append(batch_in_fresh_process(name, args, address)["seconds"])
+            result = batch_in_fresh_process(name, args, address)
+            walls[name].append(result["seconds"])
+            outside[name].append(result["outside"])
     runs = 2 * args.runs
     for name, seconds in walls.items():
         wall = statistics.median(seconds)
@@ -118,7 +150,11 @@ def main() -> None:
               f"{', '.join(f'{s:.1f}' for s in seconds)}), {wall / runs:5.2f} s per run")
     local_wall, ray_wall = statistics.median(walls["local"]), statistics.median(walls["ray"])
     extra = ray_wall - local_wall
-    print(f"ray - local: {extra:+.1f} s ({100 * extra / local_wall:+.1f} %), {extra / runs * 1000:+.0f} ms per run")
+    print(f"ray - local, wall: {extra:+.1f} s ({100 * extra / local_wall:+.1f} %), "
+          f"{extra / runs * 1000:+.0f} ms per run")
+    cost = statistics.median(outside["ray"]) - statistics.median(outside["local"])
+    print(f"ray - local, time outside the runs per slot (medians): {cost:+.2f} s ({100 * cost / local_wall:+.1f} % of "
+          f"the local wall), {cost / (runs / args.workers) * 1000:+.0f} ms per run")
 
 
 if __name__ == "__main__":
