@@ -136,7 +136,7 @@ class NodeIdentity:
     base_image_id: str
 
     @classmethod
-    def here(cls, client: docker.DockerClient, base_image: str) -> "NodeIdentity":
+    def here(cls, client: docker.DockerClient, base_image: str) -> NodeIdentity:
         from docker.errors import ImageNotFound
 
         try:
@@ -149,7 +149,7 @@ class NodeIdentity:
     def lacks_base_image(self) -> bool:
         return self.base_image_id == "missing"
 
-    def refusal(self, driver: "NodeIdentity", node: str) -> str | None:
+    def refusal(self, driver: NodeIdentity, node: str) -> str | None:
         """Why this node cannot run the driver's jobs, in one line; None when it can (a node that lacks the base
         image can: the driver sends it)."""
         if self.toolkit != driver.toolkit:
@@ -189,7 +189,7 @@ def slot_advice(client: docker.DockerClient) -> str:
             f"more needs `default-address-pools` in /etc/docker/daemon.json")
 
 
-def make_executor(name: str, client: docker.DockerClient) -> "Executor":
+def make_executor(name: str, client: docker.DockerClient) -> Executor:
     if name == "local":
         return LocalExecutor(client)
     if name == "ray":
@@ -201,7 +201,7 @@ EXECUTOR_HELP = ("local: threads on this machine's engine; ray: tasks on the Ray
                  "one started here), one `docker_slot` each (pip install 'v3ast[ray]').")
 
 
-def open_executor(name: str, client: docker.DockerClient, base_image: str, say: Callable[[str], None]) -> "Executor":
+def open_executor(name: str, client: docker.DockerClient, base_image: str, say: Callable[[str], None]) -> Executor:
     """The executor, with leftovers of dead processes removed on every node and refused nodes named."""
     executor = make_executor(name, client)
     for line in executor.prepare(base_image):
@@ -230,8 +230,8 @@ class LocalExecutor(Executor):
         self.client = client
 
     def prepare(self, base_image: str) -> list[str]:
-        removed = janitor(self.client)
-        return [f"removed {removed} container(s)/network(s) left by killed runs"] if removed else []
+        said = janitor(self.client)
+        return [said] if said else []
 
     def run(self, jobs: list[Job], on_done: OnDone, *, workers: int, base_image: str,
             on_tick: OnTick = lambda running: None) -> None:
@@ -287,9 +287,9 @@ class RayExecutor(Executor):
             if isinstance(answer, BaseException):
                 lines.append(f"node {node} did not answer ({type(answer).__name__}); its runs may fail and be retried")
                 continue
-            label, identity, removed = answer
-            if removed:
-                lines.append(f"node {label}: removed {removed} container(s)/network(s) left by killed runs")
+            label, identity, said = answer
+            if said:
+                lines.append(f"node {label}: {said}")
             if refusal := identity.refusal(driver, label):
                 lines.append(refusal)
             elif identity.lacks_base_image:
@@ -382,7 +382,7 @@ class RayExecutor(Executor):
             node, soft=False)).remote(*args) for node in nodes]
         ray.wait(refs, num_returns=len(refs), timeout=NODE_ANSWER_SECONDS)
         answers = []
-        for node, ref in zip(nodes, refs):
+        for node, ref in zip(nodes, refs, strict=True):
             try:
                 answers.append((node[:8], ray.get(ref, timeout=0)))
             except Exception as error:  # a node lost or too slow: said, not fatal
@@ -531,7 +531,7 @@ class NodeRunner:
         node, client = node_label(), node_client()
         if refusal := NodeIdentity.here(client, self.driver.base_image).refusal(self.driver, node):
             raise _with_node(NodeRefused(refusal), node)
-        folders = [self._folder(archive, digest, node) for archive, digest in zip(archives, digests)]
+        folders = [self._folder(archive, digest, node) for archive, digest in zip(archives, digests, strict=True)]
         with self.slots:
             if self.stopping.is_set():
                 raise Stopped("stopped before it started")
@@ -591,18 +591,21 @@ def load_image(client: docker.DockerClient, name: str, image_id: str, archive: b
     client.images.get(image_id).tag(repository, tag)
 
 
-def janitor(client: docker.DockerClient) -> int:
-    """Remove the runs of processes that are gone (a run of a live process, another batch's, is left alone)."""
-    from docker.errors import NotFound
+def janitor(client: docker.DockerClient) -> str:
+    """Remove the runs of processes that are gone (a run of a live process, another batch's, is left alone); what
+    it did in one line, "" when there was nothing. A leftover it cannot remove is said, never fatal to a batch."""
+    from docker.errors import APIError
 
     from authoring.sandbox.teardown import remove_leftovers
 
     for _ in range(5):
         try:
-            return remove_leftovers(client)
-        except NotFound:  # a container vanished while listed: another process removed its run meanwhile
-            time.sleep(0.2)
-    return remove_leftovers(client)
+            removed = remove_leftovers(client)
+            return f"removed {removed} container(s)/network(s) left by killed runs" if removed else ""
+        except APIError as error:  # one vanished while listed, or a network still had an endpoint going away
+            problem = str(error).splitlines()[0][:200]
+            time.sleep(0.5)
+    return f"could not remove every leftover of killed runs ({problem}); `v3ast doctor --fix` tries again"
 
 
 def node_label() -> str:
@@ -622,7 +625,7 @@ def node_client() -> docker.DockerClient:
     return _clients[os.getpid()]
 
 
-def _node_janitor(base_image: str) -> tuple[str, NodeIdentity, int]:
+def _node_janitor(base_image: str) -> tuple[str, NodeIdentity | None, str]:
     client = node_client()
     identity = NodeIdentity.here(client, base_image) if base_image else None
     return node_label(), identity, janitor(client)

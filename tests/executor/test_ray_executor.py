@@ -21,8 +21,18 @@ import pytest
 from docker.errors import ImageNotFound
 from rich.console import Console
 
-from authoring.executor import (ImageRefused, Job, NodeIdentity, NodeRefused, NodeRunner, RayExecutor, Shipment,
-                                ShipmentRefused, image_archive, toolkit_version)
+from authoring.executor import (
+    ImageRefused,
+    Job,
+    NodeIdentity,
+    NodeRefused,
+    NodeRunner,
+    RayExecutor,
+    Shipment,
+    ShipmentRefused,
+    image_archive,
+    toolkit_version,
+)
 from authoring.executor_validate import check_shipped, validate_on
 from authoring.pairs.format import SideKind, content_hash, load_pair
 from authoring.pairs.validate import validate_pairs
@@ -262,8 +272,10 @@ def test_a_node_lost_mid_batch_leaves_one_record_per_key_listing_the_lost_attemp
 
     driver = threading.Thread(target=batch)
     driver.start()
-    running = wait_for(lambda: next(((n, ids) for n in (first, second) if len(ids := runs_under(docker_client, n)) == 2),
-                                    None), 150, "both runs to start on one node")
+    def both_running():
+        return next(((n, ids) for n in (first, second) if len(ids := runs_under(docker_client, n)) == 2), None)
+
+    running = wait_for(both_running, 150, "both runs to start on one node")
     lost, kept = running[0], (second if running[0] is first else first)
     head.remove_node(lost)
     cluster.workers.remove(lost)
