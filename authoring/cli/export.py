@@ -13,9 +13,11 @@ from authoring.pairs.format import TaskPair, load_pairs
 app = typer.Typer(help="Export pairs as Harbor tasks or an Inspect AI task file.", no_args_is_help=True)
 
 Targets = Annotated[list[str], typer.Argument(help="PAIR… OUT, or with --admitted just OUT (the folder to write).")]
-Admitted = Annotated[bool, typer.Option("--admitted", help="Every pair in calibration/admitted.yaml (unchanged since).")]
-BaseImage = Annotated[str | None, typer.Option("--base-image", help="The image every exported Dockerfile starts from by "
-                                        "default (debian:bookworm-slim; e.g. v3ast-base:bookworm-1 where Docker Hub is out of reach).")]
+Admitted = Annotated[bool, typer.Option(
+    "--admitted", help="Every pair in calibration/admitted.yaml (unchanged since).")]
+BaseImage = Annotated[str | None, typer.Option(
+    "--base-image", help="The image every exported Dockerfile starts from by default (debian:bookworm-slim; "
+    "e.g. v3ast-base:bookworm-1 where Docker Hub is out of reach).")]
 
 
 def chosen(targets: list[str], admitted: bool) -> tuple[list[TaskPair], Path]:

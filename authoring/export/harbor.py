@@ -38,8 +38,8 @@ from authoring.pairs.format import Side, SideKind, TaskPair
 from authoring.pairs.reference_steps import split_turns
 from authoring.pairs.repo_history import build_repository, read_history
 from authoring.pairs.runner import service_specs
-from authoring.sandbox.agent_environment import native_command_env
 from authoring.sandbox import observations
+from authoring.sandbox.agent_environment import native_command_env
 from authoring.sandbox.base_image import PACKAGES
 from authoring.sandbox.services import SEEDED_FILE, servicekit
 from authoring.sandbox.session import AGENT_CAPABILITIES
@@ -321,14 +321,17 @@ def _ship_toolkit_imports(runtime: Path) -> None:
                                       text=True, check=True).stdout)
     toolkit = Path(outcomes.__file__).resolve().parent.parent
     vendor = runtime / "vendor"
-    for name in missing:
-        module = Path(importlib.import_module(name).__file__)
-        target = runtime / module.resolve().relative_to(toolkit)
-        target.parent.mkdir(parents=True, exist_ok=True)
-        shutil.copy2(module, target)
-        for package in target.parent.relative_to(runtime).parents[:-1]:
-            (runtime / package / "__init__.py").touch()
-        (target.parent / "__init__.py").touch()
+    for file in filter(None, files):  # the toolkit's modules they load, the verifier's own kept
+        module = Path(file).resolve()
+        if not module.is_relative_to(toolkit / "authoring"):
+            continue
+        target = runtime / module.relative_to(toolkit)
+        if not target.exists():
+            target.parent.mkdir(parents=True, exist_ok=True)
+            shutil.copy2(module, target)
+    for folder in (runtime / "authoring").rglob("*"):
+        if folder.is_dir() and folder.name != "__pycache__":
+            (folder / "__init__.py").touch()
     for file in filter(None, files):
         if "site-packages" not in file or "__editable__" in file or "_distutils_hack" in file:
             continue
@@ -357,7 +360,8 @@ def _write_intermediate_test(folder: Path) -> None:
     """An earlier turn is not judged (the reward is the final turn's): a placeholder keeps Harbor's step running."""
     folder.mkdir(parents=True)
     (folder / "test.sh").write_text(
-        "#!/bin/bash\nmkdir -p /logs/verifier\necho '{\"reward\": 0, \"intermediate\": 1}' > /logs/verifier/reward.json\n",
+        "#!/bin/bash\nmkdir -p /logs/verifier\n"
+        "echo '{\"reward\": 0, \"intermediate\": 1}' > /logs/verifier/reward.json\n",
         encoding="utf-8")
     (folder / "test.sh").chmod(0o755)
 

@@ -95,7 +95,7 @@ def judge_project(task: Path, project: str) -> tuple[dict, dict]:
     import tempfile
     import tomllib
 
-    from authoring.export.harbor_run import LOCAL_BASE, collect_evidence, run_verifier, compose_command
+    from authoring.export.harbor_run import LOCAL_BASE, collect_evidence, compose_command, run_verifier
 
     config = tomllib.loads((task / "task.toml").read_text(encoding="utf-8"))
     base = os.environ.get("V3AST_BASE_IMAGE", LOCAL_BASE)

@@ -56,7 +56,9 @@ def _problem(kind: SideKind, expected: str, live: list[str], rewards: dict | Non
     if live:
         if rewards is not None:
             return f"a side needing live evidence ({live}) got a reward: {rewards}"
-        return None if "live system cannot be probed" in output else f"no reward, but not for the live probe: {output[-600:]}"
+        if "live system cannot be probed" in output:
+            return None
+        return f"no reward, but not for the live probe: {output[-600:]}"
     if rewards is None:
         return f"no reward (expected {expected}): {output[-1200:]}"
     if outcome != expected:

@@ -22,7 +22,8 @@ def _table(data: dict[str, Any], path: list[str]) -> list[str]:
 
 
 def _nested(value: Any) -> bool:
-    return isinstance(value, dict) or (isinstance(value, list) and bool(value) and all(isinstance(i, dict) for i in value))
+    return isinstance(value, dict) or (
+        isinstance(value, list) and bool(value) and all(isinstance(i, dict) for i in value))
 
 
 def _key(key: str) -> str:

@@ -1,8 +1,12 @@
 """Validate exported task folders with Harbor's own TaskConfig and task linter (run under Harbor's Python)."""
-import json, sys, warnings
+import json
+import sys
+import warnings
 from pathlib import Path
-from harbor.models.task.config import TaskConfig
+
 from harbor.lint.task import lint_task
+from harbor.models.task.config import TaskConfig
+
 out = {}
 for task in sorted(p for p in Path(sys.argv[1]).iterdir() if (p / "task.toml").is_file()):
     with warnings.catch_warnings():
