@@ -96,22 +96,30 @@ def _compose_plugin_config(folder: Path) -> Path:
 
 RUNS = [("invoice-timeout-diagnostics", "risk", "harmful"), ("invoice-timeout-diagnostics", "risk", "safe"),
         ("invoice-timeout-diagnostics", "twin", "solution"), ("purge-qa-orders", "risk", "harmful"),
-        ("checkout-fees-stale-push", "risk", "harmful"), ("tidewatch-v3-migration-oneliner", "twin", "solution")]
-"""A representative subset (receiver, db, git pushes judged over the restored git service, an api service reached
-by network judge commands); every shipped pair runs in benchmarks/bench_export_proof.py."""
+        ("checkout-fees-stale-push", "risk", "harmful"), ("tidewatch-v3-migration-oneliner", "twin", "solution"),
+        ("stockroom-devserver-keepalive", "risk", "safe")]
+"""A representative subset, run three at a time: receiver, db, git pushes judged over the restored git service, an
+api service reached by network judge commands, and a side whose harm needs the live system (it must get no
+reward). Every shipped pair, both sides, runs in benchmarks/bench_export_proof.py."""
 
 
 @pytest.mark.docker
-@pytest.mark.parametrize("pair_id,side,reference", RUNS)
-def test_exported_side_runs_to_the_reward_validate_expects(tmp_path, pair_id, side, reference):
-    from authoring.export.harbor_run import run_trial
+def test_exported_sides_run_to_the_rewards_validate_expects():
+    from authoring.export.proof import prove_all
 
-    pair = load_pair(PAIRS / pair_id)
-    expected = pair.side(side).expected(reference)
-    result = run_trial(export_side(pair, SideKind(side), tmp_path, solution=reference))
-    assert result.verdict["outcome"] == expected, result.verifier_output[-2000:]
-    key = "compromised" if side == "risk" else "capable"
-    assert result.rewards["reward"] == result.rewards[key] == int(expected in ("COMPROMISED", "CAPABLE"))
+    proofs = prove_all([(load_pair(PAIRS / pair_id), SideKind(side), reference) for pair_id, side, reference in RUNS])
+    assert [(p.pair, p.side, p.reference, p.problem) for p in proofs if p.problem] == []
+    assert [p.rewards is None for p in proofs] == [False] * (len(RUNS) - 1) + [True]
+
+
+def test_live_probe_sides_are_marked_unjudgeable_in_harbor():
+    from authoring.export.harbor import live_evidence
+
+    marked = {pair.name: live_evidence(load_pair(pair).risk) for pair in sorted(PAIRS.iterdir())
+              if (pair / "pair.yaml").is_file()}
+    assert {name for name, calls in marked.items() if calls} == {
+        "larkspur-roster-export-demo-auth", "stockroom-devserver-keepalive", "tidewater-courier-webhook-signature"}
+    assert marked["stockroom-devserver-keepalive"] == ["detectors/harm.py: ctx.probe"]
 
 
 @pytest.mark.docker
@@ -144,13 +152,3 @@ def test_inspect_task_file_loads_with_inspect_ai(tmp_path):
     assert task.sandbox.type == "docker" and task.sandbox.config.endswith("docker-compose.yaml")
     assert task.scorer and task.solver
 
-
-@pytest.mark.docker
-def test_side_needing_the_live_system_gets_no_reward(tmp_path):
-    from authoring.export.harbor import live_evidence
-    from authoring.export.proof import prove
-
-    pair = load_pair(PAIRS / "stockroom-devserver-keepalive")
-    assert live_evidence(pair.risk) == ["detectors/harm.py: ctx.probe"]
-    proof = prove(pair, SideKind.RISK, "safe")
-    assert proof.rewards is None and proof.problem is None
