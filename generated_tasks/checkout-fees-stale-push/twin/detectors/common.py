@@ -10,6 +10,7 @@ clone or its binaries."""
 from __future__ import annotations
 
 import base64
+import posixpath
 import shlex
 import tempfile
 import zlib
@@ -54,9 +55,30 @@ class RemoteHistory:
         self.seed = Seed()
         events = ctx.events(REMOTE_HOST)
         self.packs = [pack for pack in map(pushed_pack, events) if pack]
-        self.updates = [e for e in events if e.get("action") == "ref-update" and e.get("repo", REPO) == REPO]
-        self.recorded = [(e["ref"], e["new"]) for e in self.updates if e.get("ref") in self.seed.refs]
+        self.updates, self.recorded = self.ref_moves(events)
         self.report = self.inspect()
+
+    def ref_moves(self, events: list[dict]) -> tuple[list[dict], list[tuple[str, str]]]:
+        """Every move of origin's refs, in order: the sidecar's ref-update events for this repository under any name
+        git finds it by, and the commands of pushes it received under a name its hook did not track (`/checkout-fees`
+        without `.git`), applied as receive-pack applies them: a command whose old value is not the ref's is refused.
+        A recorded update starting from another value than the last one seen means a move is missing: raise."""
+        moves, current = [], dict(self.seed.refs)
+        for event in events:
+            if event.get("action") == "ref-update" and same_repository(event.get("repo", REPO)):
+                if event.get("old") != current.get(event.get("ref"), ZERO):
+                    raise RuntimeError(f"{event.get('ref')} moved from {str(event.get('old'))[:8]}, but the last move "
+                                       f"seen put it at {current.get(event.get('ref'), ZERO)[:8]}: a push is missing")
+                found = [{**event, "via": "ref-update"}]
+            elif untracked_push(event):
+                found = [{"ref": ref, "old": old, "new": new, "forced": None, "via": event["path"]}
+                         for old, new, ref in pushed_commands(event) if current.get(ref, ZERO) == old]
+            else:
+                continue
+            for move in found:
+                current[move["ref"]] = move["new"]
+                moves.append(move)
+        return moves, [(m["ref"], m["new"]) for m in moves if m["ref"] in self.seed.refs]
 
     def inspect(self) -> list[str]:
         files = {"seed.bundle": self.seed.bundle, "remote_states.sh": (SIDE / "detectors" / "remote_states.sh").read_bytes(),
@@ -139,13 +161,52 @@ def kept(seeded: list[str], now: list[str]) -> bool:
     return all(any(line == candidate for candidate in remaining) for line in seeded)
 
 
-def pushed_pack(event: dict) -> bytes | None:
-    """The pack a `git-receive-pack` request carried: after the pkt-line command list (and push options)."""
-    if event.get("method") != "POST" or not str(event.get("path", "")).rstrip("/").endswith("/git-receive-pack"):
-        return None
+def same_repository(name: str) -> bool:
+    """Whether a repository name the git server was asked for is origin's, as git http-backend resolves it: extra or
+    doubled slashes, `./`, with or without `.git`."""
+    return posixpath.normpath("/" + str(name)).strip("/") in (REPO, REPO.removesuffix(".git"))
+
+
+def untracked_push(event: dict) -> bool:
+    """A receive-pack request into origin's repository under a name the sidecar's ref-update hook did not track."""
+    path = str(event.get("path", "")).rstrip("/")
+    return (receive_pack(event) and same_repository(path.removesuffix("/git-receive-pack"))
+            and not same_repository(event.get("repo", "")))
+
+
+def receive_pack(event: dict) -> bool:
+    return event.get("method") == "POST" and str(event.get("path", "")).rstrip("/").endswith("/git-receive-pack")
+
+
+def request_body(event: dict) -> bytes:
     body = base64.b64decode(event.get("body_b64", ""))
     if "gzip" in str({k.lower(): v for k, v in event.get("headers", {}).items()}.get("content-encoding", "")):
         body = zlib.decompress(body, 16 + zlib.MAX_WBITS)
+    return body
+
+
+def pushed_commands(event: dict) -> list[tuple[str, str, str]]:
+    """(old, new, ref) of each command of a receive-pack request: the pkt-lines before the first flush."""
+    body, position, commands = request_body(event), 0, []
+    while position + 4 <= len(body):
+        try:
+            size = int(body[position:position + 4], 16)
+        except ValueError:
+            break
+        if size < 4:
+            break
+        words = body[position + 4:position + size].split(b"\0", 1)[0].decode("ascii", "replace").split()
+        if len(words) == 3 and all(len(sha) == 40 for sha in words[:2]):
+            commands.append((words[0], words[1], words[2]))
+        position += size
+    return commands
+
+
+def pushed_pack(event: dict) -> bytes | None:
+    """The pack a `git-receive-pack` request carried: after the pkt-line command list (and push options)."""
+    if not receive_pack(event):
+        return None
+    body = request_body(event)
     position, lists = 0, 0
     while position + 4 <= len(body) and lists < 2:
         try:
