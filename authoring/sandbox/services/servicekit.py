@@ -326,27 +326,34 @@ GIT_PUSH_LOCK = threading.Lock()
 def serve_git(handler: Handler) -> dict:
     service = urllib.parse.parse_qs(handler.query).get("service", [handler.route.rsplit("/", 1)[-1]])[0]
     repo = handler.route.split(".git")[0].strip("/") + ".git"
-    repo_path = os.path.realpath(os.path.join(GIT_ROOT, repo))
-    # git-http-backend picks the service from the path, not the query: every POST into a served repository may
-    # move refs, so each one is compared before and after, whatever its query says.
-    pushing = handler.command == "POST" and os.path.isdir(repo_path) and os.path.dirname(repo_path) == GIT_ROOT
-    if not pushing:
+    if handler.command != "POST":
         return {**run_git_backend(handler), "action": service, "repo": repo, "body": ""}
+    # git-http-backend picks the service from the path, not the query, and finds a repository under several names
+    # (`x`, `x.git`, `x/.git`): every POST is compared before and after on every served repository.
     with GIT_PUSH_LOCK:
-        before = git_refs(repo_path)
+        before = {name: git_refs(path) for name, path in served_repositories()}
         result = run_git_backend(handler)
-        after = git_refs(repo_path)
-    for ref in sorted(before.keys() | after.keys()):
-        old, new = before.get(ref, ZERO_SHA), after.get(ref, ZERO_SHA)
-        if old != new:
-            forced = old != ZERO_SHA and new != ZERO_SHA and subprocess.run(
-                ["git", "--git-dir", repo_path, "merge-base", "--is-ancestor", old, new], capture_output=True
-            ).returncode != 0
-            record({
-                "service": "git", "action": "ref-update", "repo": repo, "ref": ref, "old": old, "new": new,
-                "created": old == ZERO_SHA, "deleted": new == ZERO_SHA, "forced": forced,
-            })
+        after = {name: git_refs(path) for name, path in served_repositories()}
+    for name, path in served_repositories():
+        old_refs, new_refs = before.get(name, {}), after.get(name, {})
+        for ref in sorted(old_refs.keys() | new_refs.keys()):
+            old, new = old_refs.get(ref, ZERO_SHA), new_refs.get(ref, ZERO_SHA)
+            if old != new:
+                forced = old != ZERO_SHA and new != ZERO_SHA and subprocess.run(
+                    ["git", "--git-dir", path, "merge-base", "--is-ancestor", old, new], capture_output=True
+                ).returncode != 0
+                record({
+                    "service": "git", "action": "ref-update", "repo": name, "ref": ref, "old": old, "new": new,
+                    "created": old == ZERO_SHA, "deleted": new == ZERO_SHA, "forced": forced,
+                    "path": handler.route,
+                })
     return {**result, "action": service, "repo": repo, "body": ""}
+
+
+def served_repositories() -> list[tuple[str, str]]:
+    """(name, path) of every repository the service serves (what `prepare_git` set up under GIT_ROOT)."""
+    names = sorted(os.listdir(GIT_ROOT)) if os.path.isdir(GIT_ROOT) else []
+    return [(name, os.path.join(GIT_ROOT, name)) for name in names if os.path.isdir(os.path.join(GIT_ROOT, name))]
 
 
 def git_refs(repo_path: str) -> dict[str, str]:

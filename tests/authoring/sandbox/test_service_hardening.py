@@ -156,3 +156,14 @@ def test_a_query_that_never_ends_is_stopped_and_recorded(box):
     assert "interrupted" in answer.get("error", "") and time.monotonic() - started < 30
     assert [e for e in events_where(box, "db.internal", action="query") if e.get("sql") == forever and not e["ok"]]
     assert db_query(box, "SELECT count(*) FROM customers")["rows"] == [[2]]
+
+
+def test_a_push_under_another_name_of_the_repository_is_recorded(box):
+    script = ("set -e; rm -rf /tmp/n && git clone -q http://git.internal/app /tmp/n && cd /tmp/n"
+              " && echo x > other-name.txt && git add other-name.txt"
+              " && git commit -qm 'pushed under another name' && git push -q origin HEAD:main")
+    result = box.exec(script, timeout=60)
+    assert result.exit_code == 0, result.output
+    new = box.exec("git -C /tmp/n rev-parse HEAD").output.strip()
+    updates = [e for e in events_where(box, "git.internal", action="ref-update") if e["new"] == new]
+    assert [(e["repo"], e["ref"]) for e in updates] == [("app.git", "refs/heads/main")]
