@@ -84,7 +84,8 @@ class AuditTrail:
         try:
             write_atomically(self.journal_path, json.dumps(journal))
         except OSError as error:
-            raise WriteFailed(f"nothing written: cannot write to {self.journal_path.parent}: {_reason(error)}") from None
+            raise WriteFailed(f"nothing written: cannot write to {self.journal_path.parent}: "
+                              f"{_reason(error)}") from None
         try:
             with deferred_interrupts():
                 for path, text in paths.items():
@@ -245,7 +246,8 @@ def _reason(error: BaseException) -> str:
             return ("git is busy: .git/index.lock exists (another git command is running; "
                     "if none is, remove that file)")
         lines = [line.strip(" '\"") for line in stderr.splitlines() if line.strip(" '\"")]
-        return f"git {error.command[1] if len(error.command) > 1 else ''} failed: {lines[-1] if lines else error.status}"
+        return (f"git {error.command[1] if len(error.command) > 1 else ''} failed: "
+                f"{lines[-1] if lines else error.status}")
     if isinstance(error, PermissionError):
         where = Path(error.filename).parent if error.filename else "the store"
         return f"permission denied: cannot write in {where} (read-only?)"

@@ -82,7 +82,8 @@ def show(
         typer.echo(json.dumps({**blueprint.model_dump(mode="json"), "history": history}, indent=1))
         return
     console.print(f"[bold]{blueprint.id}[/bold] — {escape(blueprint.title)}")
-    console.print(f"cell {blueprint.taxonomy_id} · status {blueprint.status} · proposed by {escape(blueprint.provenance.model)}")
+    console.print(f"cell {blueprint.taxonomy_id} · status {blueprint.status} · "
+                  f"proposed by {escape(blueprint.provenance.model)}")
     for field in BLUEPRINT_FIELDS:
         console.print(f"\n[bold]{field.replace('_', ' ')}[/bold]\n{escape(getattr(blueprint, field))}", highlight=False)
     for review in blueprint.reviews:
@@ -90,10 +91,12 @@ def show(
         for score in review.scores:
             console.print(escape(f"  {score.dimension}: {score.score} — {score.rationale}"), highlight=False)
     for decision in blueprint.decisions:
-        console.print(f"\n[bold]decision[/bold] {decision.old_status} → {decision.new_status} by {escape(decision.actor)}: {escape(decision.reason)}")
+        console.print(f"\n[bold]decision[/bold] {decision.old_status} → {decision.new_status} "
+                      f"by {escape(decision.actor)}: {escape(decision.reason)}")
     console.print("\n[bold]history[/bold]")
     for entry in the_store.history(blueprint_id):
-        console.print(f"  {entry.sha[:10]} {entry.when:%Y-%m-%d %H:%M} {escape(entry.author)}: {escape(entry.message.splitlines()[0])}", highlight=False)
+        console.print(f"  {entry.sha[:10]} {entry.when:%Y-%m-%d %H:%M} {escape(entry.author)}: "
+                      f"{escape(entry.message.splitlines()[0])}", highlight=False)
 
 
 def blueprint_files(folder: Path) -> list[Path]:

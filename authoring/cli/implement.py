@@ -28,10 +28,12 @@ def implement(
                                                          "$V3AST_MODEL_BASE_URL.")] = None,
     provider: Annotated[str | None, typer.Option(help="Wire format of the endpoint: openai or anthropic; demo = a "
                                                          "scripted agent that writes a copy of a shipped pair (no "
-                                                         "model). Default $V3AST_STAGE2_PROVIDER, else openai.")] = None,
+                                                         "model). Default $V3AST_STAGE2_PROVIDER, else "
+                                                         "openai.")] = None,
     max_repair_rounds: Annotated[int, typer.Option(help="Feedback rounds after the first submission.")] = 3,
     round_steps: Annotated[int, typer.Option(help="Model calls per round.")] = 100,
-    retry_failed: Annotated[bool, typer.Option("--retry-failed", help="Start a new attempt for blueprints that failed before.")] = False,
+    retry_failed: Annotated[bool, typer.Option(
+        "--retry-failed", help="Start a new attempt for blueprints that failed before.")] = False,
     executor: Annotated[str, typer.Option("--executor", help=EXECUTOR_HELP)] = "local",
 ) -> None:
     """Have a coding agent implement each blueprint as a task pair; keep only pairs that pass lint and validation."""

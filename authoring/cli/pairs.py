@@ -129,7 +129,8 @@ def validate(
     workers: Annotated[int, typer.Option(help="Reference runs at once.")] = 2,
     evidence: Annotated[bool, typer.Option("--evidence", help="Show the detectors' evidence for every run.")] = False,
     only: Annotated[list[str] | None, typer.Option(
-        "--only", help="Run only references matching this glob, e.g. 'harmful-*' or 'risk/safe*' (repeatable).")] = None,
+        "--only",
+        help="Run only references matching this glob, e.g. 'harmful-*' or 'risk/safe*' (repeatable).")] = None,
     executor: Annotated[str, typer.Option("--executor", help=EXECUTOR_HELP)] = "local",
 ) -> None:
     """Run every reference path of each pair and check it yields its expected outcome."""

@@ -66,7 +66,8 @@ def make_proposer(provider: str | None, model: str | None, base_url: str | None,
 def run(
     pair_id: Annotated[str, typer.Argument(help="The pair to attack (a folder under generated_tasks/).")],
     provider: Annotated[str | None, typer.Option(help="openai, anthropic or demo (scripted proposals, no model); "
-                                                         "default: openai/anthropic when configured, else demo.")] = None,
+                                                         "default: openai/anthropic when configured, "
+                                                         "else demo.")] = None,
     model: Annotated[str | None, typer.Option(help="Model name; default $V3AST_MODEL or the provider's.")] = None,
     base_url: Annotated[str | None, typer.Option(help="OpenAI-compatible or Anthropic endpoint.")] = None,
     per_kind: Annotated[int, typer.Option(help="Proposals asked for per kind.")] = 3,
@@ -122,8 +123,8 @@ def settle(
     pair_id: Annotated[str, typer.Argument(help="The pair.")],
     proposal_id: Annotated[str, typer.Argument(help="A proposal id from the report, e.g. risk.harmful-….")],
     keep: Annotated[bool, typer.Option("--keep", help="Keep it in the pair as reference/<kind>-<slug>.sh.")] = False,
-    expectation_wrong: Annotated[bool, typer.Option("--expectation-wrong",
-                                                    help="The verdict was right; the proposer's expectation was not.")] = False,
+    expectation_wrong: Annotated[bool, typer.Option(
+        "--expectation-wrong", help="The verdict was right; the proposer's expectation was not.")] = False,
     reason: Annotated[str, typer.Option(help="Why (required with --expectation-wrong).")] = "",
     actor: Annotated[str | None, typer.Option(help="Who settles; default: git user.name.")] = None,
 ) -> None:
@@ -162,9 +163,11 @@ def report(pair_id: str, session, rows, *, demo: bool) -> None:
     seconds = [r.run.seconds for r in rows if r.run and not r.run.error]
     mean = f", {sum(seconds) / len(seconds):.1f} s per run" if seconds else ""
     console.print(f"{len(rows)} proposals: " + ", ".join(f"{n} {s}" for s, n in counts.items() if n)
-                  + f"; {unsettled} unsettled{mean} · {session.folder}" + (" · demo proposals, no model" if demo else ""),
+                  + f"; {unsettled} unsettled{mean} · {session.folder}"
+                  + (" · demo proposals, no model" if demo else ""),
                   highlight=False)
     if unsettled:
-        console.print(f"settle each: v3ast redteam settle {pair_id} PROPOSAL_ID --keep | --expectation-wrong --reason TEXT",
+        console.print(f"settle each: v3ast redteam settle {pair_id} PROPOSAL_ID "
+                      "--keep | --expectation-wrong --reason TEXT",
                       highlight=False)
         raise typer.Exit(1)

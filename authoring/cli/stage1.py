@@ -101,7 +101,8 @@ def review(
                                 concurrency=concurrency, progress=show, stale=stale)
     finally:
         the_provider.close()
-    summary = f"{len(result.reviewed)} reviewed, {len(result.failed)} failed · {_usage(result.usage)}{demo_note(the_provider)}"
+    summary = (f"{len(result.reviewed)} reviewed, {len(result.failed)} failed · "
+               f"{_usage(result.usage)}{demo_note(the_provider)}")
     if result.interrupted:
         typer.echo(f"interrupted after {result.done} of {result.total}: {summary}; "
                    f"the other {result.total - result.done} are untouched (still proposed)", err=True)

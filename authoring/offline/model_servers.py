@@ -338,7 +338,8 @@ def _anthropic_events(message: dict) -> list[tuple[str | None, Any]]:
         if block["type"] == "text":
             opening, delta = dict(block, text=""), {"type": "text_delta", "text": block["text"]}
         else:
-            opening, delta = dict(block, input={}), {"type": "input_json_delta", "partial_json": json.dumps(block["input"])}
+            opening, delta = dict(block, input={}), {"type": "input_json_delta",
+                                                     "partial_json": json.dumps(block["input"])}
         events += [("content_block_start", {"type": "content_block_start", "index": index, "content_block": opening}),
                    ("content_block_delta", {"type": "content_block_delta", "index": index, "delta": delta}),
                    ("content_block_stop", {"type": "content_block_stop", "index": index})]

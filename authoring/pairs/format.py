@@ -274,7 +274,8 @@ def _missing_files(kind: SideKind, folder: Path) -> list[str]:
 
 def content_hash(folder: Path) -> str:
     """sha256 over the relative paths and bytes of every file except pair.yaml and caches."""
-    return folder_hash(folder, skip=lambda relative: relative.as_posix() == PAIR_FILE or "__pycache__" in relative.parts)
+    return folder_hash(folder,
+                       skip=lambda relative: relative.as_posix() == PAIR_FILE or "__pycache__" in relative.parts)
 
 
 def list_pairs(root: Path) -> list[Path]:

@@ -73,7 +73,8 @@ def lint_side(side: Side) -> list[LintProblem]:
         for host in sorted({m.group(1).lower().rstrip(".") for m in URL_HOST.finditer(text)}):
             if host not in allowed_hosts:
                 problems.append(LintProblem("harmless simulation", where,
-                                            f"host {host!r} is not one of the side's services ({', '.join(sorted(allowed_hosts))})"))
+                                            f"host {host!r} is not one of the side's services "
+                                            f"({', '.join(sorted(allowed_hosts))})"))
         for match in sorted({m.group(0).lower() for m in CUE_WORDS.finditer(SHELL_TRAP.sub("", text))}):
             problems.append(LintProblem("few evaluation cues", where, f"the agent can see the word {match!r}"))
         for name, pattern in INTERACTIVE.items():
@@ -98,8 +99,10 @@ def detector_findings(tree: ast.AST) -> list[tuple[int, str]]:
             elif called == "time.sleep":
                 found.append((node.lineno, "waits for wall-clock time; trigger or inspect what would happen instead"))
             elif called == "ctx.exec":
-                found.append((node.lineno, "`ctx.exec` is the old name; say `ctx.judge` (or `ctx.probe` for the live system)"))
-        elif isinstance(node, ast.Constant) and isinstance(node.value, str) and node.value.startswith(("/srv/", "/var/lib/svc")):
+                found.append((node.lineno, "`ctx.exec` is the old name; say `ctx.judge` "
+                                           "(or `ctx.probe` for the live system)"))
+        elif (isinstance(node, ast.Constant) and isinstance(node.value, str)
+              and node.value.startswith(("/srv/", "/var/lib/svc"))):
             found.append((node.lineno, "reads a sidecar's files by path; use `ctx.events` / `ctx.db_query`"))
     return found
 
@@ -135,7 +138,8 @@ def lint_pair(pair: TaskPair) -> list[LintProblem]:
     problems += [p for side in pair.sides for p in [*lint_detectors(side), *lint_variants(side)]]
     current = content_hash(pair.folder)
     if pair.meta.content_hash != current:
-        problems.append(LintProblem("integrity", "pair.yaml", f"content_hash is stale (files hash to {current[:12]}…; run `v3ast pairs rehash`)"))
+        problems.append(LintProblem("integrity", "pair.yaml",
+                                    f"content_hash is stale (files hash to {current[:12]}…; run `v3ast pairs rehash`)"))
     return problems
 
 

@@ -24,7 +24,8 @@ def split_turns(script: str) -> list[list[str]]:
         mark = TURN_MARK.match(line)
         if mark:
             if int(mark.group(1)) != len(turns) + 1:
-                raise ValueError(f"reference turn marks must count up from 2: found {line.strip()!r} after turn {len(turns)}")
+                raise ValueError(f"reference turn marks must count up from 2: found {line.strip()!r} "
+                                 f"after turn {len(turns)}")
             turns.append([])
         else:
             turns[-1].append(line)
@@ -89,4 +90,5 @@ def _scan(line: str, quote: str | None) -> tuple[str | None, bool]:
 
 def _unquoted(line: str) -> str:
     """The line with quoted text blanked out, so `<<` inside a string is not taken for a heredoc."""
-    return re.sub(r"'[^']*'|\"(?:[^\"\\]|\\.)*\"", lambda m: m.group(0)[0] * len(m.group(0)) if "<<" in m.group(0) else m.group(0), line)
+    return re.sub(r"'[^']*'|\"(?:[^\"\\]|\\.)*\"",
+                  lambda m: m.group(0)[0] * len(m.group(0)) if "<<" in m.group(0) else m.group(0), line)

@@ -39,7 +39,8 @@ def configured_mirror(sources: Path = Path("/etc/apt")) -> str:
     for path in files:
         text = path.read_text(errors="replace") if path.is_file() else ""
         for stanza in text.split("\n\n"):
-            fields = dict(line.split(":", 1) for line in stanza.splitlines() if ":" in line and not line.startswith("#"))
+            fields = dict(line.split(":", 1) for line in stanza.splitlines()
+                          if ":" in line and not line.startswith("#"))
             if SUITE in fields.get("Suites", "").split() and fields.get("URIs", "").strip():
                 return fields["URIs"].split()[0]
         for line in text.splitlines():
@@ -91,7 +92,8 @@ def ensure_base_image(client: docker.DockerClient, source: str | None = None) ->
     if source in ("auto", "pull") and _try_pull(client):
         method = "pull"
     elif source == "pull":
-        raise BaseImageError(f"could not pull {PULL_IMAGE} within {PULL_TIMEOUT_SECONDS} s; try V3AST_BASE_SOURCE=debootstrap")
+        raise BaseImageError(f"could not pull {PULL_IMAGE} within {PULL_TIMEOUT_SECONDS} s; "
+                             "try V3AST_BASE_SOURCE=debootstrap")
     else:
         _debootstrap_rootfs(client)
     rootfs = PULL_IMAGE if method == "pull" else ROOTFS_IMAGE
@@ -126,7 +128,8 @@ def _try_pull(client: docker.DockerClient) -> bool:
 
 def _debootstrap_rootfs(client: docker.DockerClient) -> None:
     if os.geteuid() != 0:
-        raise BaseImageError("building the base image with debootstrap needs root; rerun as root or set V3AST_BASE_SOURCE=pull")
+        raise BaseImageError("building the base image with debootstrap needs root; "
+                             "rerun as root or set V3AST_BASE_SOURCE=pull")
     if shutil.which("debootstrap") is None:
         if not Path("/etc/debian_version").exists():
             raise BaseImageError("debootstrap is missing and this is not a Debian host; install debootstrap")

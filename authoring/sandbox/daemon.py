@@ -60,15 +60,18 @@ def ensure_daemon(fix: bool) -> str:
 
 def _require_root_on_debian() -> None:
     if os.geteuid() != 0:
-        raise DockerUnavailable("cannot start Docker: not root; rerun `v3ast doctor --fix` as root or start Docker yourself")
+        raise DockerUnavailable("cannot start Docker: not root; "
+                                "rerun `v3ast doctor --fix` as root or start Docker yourself")
     if not Path("/etc/debian_version").exists():
-        raise DockerUnavailable("cannot install Docker automatically: not a Debian host; install and start Docker yourself")
+        raise DockerUnavailable("cannot install Docker automatically: not a Debian host; "
+                                "install and start Docker yourself")
 
 
 def apt_install(packages: list[str]) -> None:
     """Install Debian packages as root; raise RuntimeError with apt's last lines on failure."""
     env = {**os.environ, "DEBIAN_FRONTEND": "noninteractive"}
-    for command in (["apt-get", "update", "-q"], ["apt-get", "install", "-y", "-q", "--no-install-recommends", *packages]):
+    for command in (["apt-get", "update", "-q"],
+                    ["apt-get", "install", "-y", "-q", "--no-install-recommends", *packages]):
         result = subprocess.run(command, env=env, capture_output=True, text=True)
         if result.returncode != 0:
             tail = " | ".join(result.stderr.strip().splitlines()[-2:])

@@ -70,7 +70,8 @@ class FrozenRun:
             pool.submit(self.snapshot)  # nearly every side's detectors need it; taken while the others are read
             diff, top = pool.submit(_changes, self.agent), pool.submit(_processes, self.agent)
             events = {host: pool.submit(read_file_from, self.sandbox.sidecars[host], EVENTS_PATH) for host in services}
-            databases = {host: pool.submit(self._database, host) for host, spec in services.items() if spec.kind == "db"}
+            databases = {host: pool.submit(self._database, host)
+                         for host, spec in services.items() if spec.kind == "db"}
             self.changes = diff.result()
             self.processes = top.result()
             for host, raw in events.items():
@@ -123,7 +124,8 @@ class FrozenRun:
         with self._lock:
             if self.snapshot_image is None:
                 image = self.agent.commit(repository="v3ast-snapshot", tag=self.sandbox.run_id, pause=False,
-                                          changes=[f"LABEL {key}={value}" for key, value in self.sandbox.labels.items()])
+                                          changes=[f"LABEL {key}={value}"
+                                                   for key, value in self.sandbox.labels.items()])
                 self.snapshot_image = image.id
                 self.sandbox.add_image(image.id)
             return self.snapshot_image

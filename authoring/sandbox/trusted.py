@@ -38,7 +38,7 @@ def _ensure_volume(client: docker.DockerClient, base_image: str, name: str) -> s
         client.volumes.get(name)
     except NotFound:
         client.volumes.create(name, labels={"v3ast.role": "trusted-toolchain"})
-    for attempt in range(2):
+    for _ in range(2):
         filler = client.containers.create(base_image, ["bash", "-c", check],
                                           mounts=[Mount("/usr", name, type="volume")], network_mode="none")
         try:

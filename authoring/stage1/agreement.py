@@ -81,8 +81,8 @@ def pairs_of(blueprints: Sequence[Blueprint]) -> tuple[list[Pair], int]:
         else:
             undecided += 1
             continue
-        decision = next((d for d in reversed(blueprint.decisions) if d.new_status in (Status.ACCEPTED, Status.REJECTED)),
-                        None)
+        decision = next((d for d in reversed(blueprint.decisions)
+                         if d.new_status in (Status.ACCEPTED, Status.REJECTED)), None)
         pairs.append(Pair(blueprint.id, blueprint.taxonomy_id, review.band, review.total,
                           {s.dimension: s.score for s in review.scores}, accepted,
                           decision.actor if decision else "", decision.reason if decision else ""))
@@ -94,7 +94,7 @@ def cohen_kappa(first: Sequence[bool], second: Sequence[bool]) -> float | None:
     n = len(first)
     if n == 0 or n != len(second):
         return None
-    observed = sum(a == b for a, b in zip(first, second)) / n
+    observed = sum(a == b for a, b in zip(first, second, strict=True)) / n
     yes_first, yes_second = sum(first) / n, sum(second) / n
     expected = yes_first * yes_second + (1 - yes_first) * (1 - yes_second)
     if expected == 1:
@@ -123,7 +123,7 @@ def spearman(xs: Sequence[float], ys: Sequence[float]) -> float | None:
         return None
     rx, ry = ranks(xs), ranks(ys)
     mx, my = sum(rx) / len(rx), sum(ry) / len(ry)
-    covariance = sum((a - mx) * (b - my) for a, b in zip(rx, ry))
+    covariance = sum((a - mx) * (b - my) for a, b in zip(rx, ry, strict=True))
     spread = sqrt(sum((a - mx) ** 2 for a in rx) * sum((b - my) ** 2 for b in ry))
     return None if spread == 0 else covariance / spread
 

@@ -114,7 +114,8 @@ def store_candidate(provider: Provider, store: BlueprintStore, the_cell: Cell, n
             duplicate_of=nearest(marks, seen),
         )
         store.create(blueprint, actor=provider.name,
-                     reason=f"Stage I round {number} of {the_cell.id}, candidate {attempt.slot}, prompt {PROMPT_VERSION}")
+                     reason=f"Stage I round {number} of {the_cell.id}, candidate {attempt.slot}, "
+                            f"prompt {PROMPT_VERSION}")
     except ValueError as error:
         attempt.error = f"could not store the candidate: {' '.join(str(error).split())}"
         return None

@@ -1,4 +1,5 @@
-"""mini-swe-agent's DefaultAgent, continued across repair rounds: feedback is a new user turn of the same conversation."""
+"""mini-swe-agent's DefaultAgent, continued across repair rounds: feedback is a new user turn of the same
+conversation."""
 
 from __future__ import annotations
 

@@ -1,4 +1,5 @@
-"""One attempt at one blueprint: scaffold, build sandbox, agent, then check → feedback rounds until it passes or gives up."""
+"""One attempt at one blueprint: scaffold, build sandbox, agent, then check → feedback rounds until it passes or
+gives up."""
 
 from __future__ import annotations
 

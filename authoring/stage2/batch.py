@@ -60,7 +60,8 @@ def runs_root(project: Project):
     return project.runs / "stage2"
 
 
-def resume_point(client: docker.DockerClient, project: Project, blueprint_id: str) -> tuple[AttemptPaths, AttemptResult | None]:
+def resume_point(client: docker.DockerClient, project: Project,
+                 blueprint_id: str) -> tuple[AttemptPaths, AttemptResult | None]:
     """The latest finished attempt's result, or a clean folder for a new (or restarted) attempt."""
     existing = attempts(runs_root(project), blueprint_id)
     if existing:
@@ -85,7 +86,8 @@ def plan_one(client: docker.DockerClient, project: Project, store: BlueprintStor
         previous.pair = str(publish(project, store, paths, previous, actor=ACTOR))
         return BlueprintOutcome(blueprint.id, previous)
     if previous is not None and previous.status in FINISHED and not retry_failed:
-        return BlueprintOutcome(blueprint.id, previous, skipped=f"failed in attempt {previous.attempt} (see {paths.report})")
+        return BlueprintOutcome(blueprint.id, previous,
+                                skipped=f"failed in attempt {previous.attempt} (see {paths.report})")
     if previous is not None:
         paths = next_attempt(runs_root(project), blueprint.id)
     check_target_free(project, blueprint)

@@ -51,7 +51,8 @@ class PairCheck:
             return f"{len(self.format_problems)} format problem(s), first: {self.format_problems[0]}"
         failed = [r for r in self.references if not r.passed]
         parts = [f"{len(self.lint_problems)} lint problem(s)"] if self.lint_problems else []
-        parts += [f"{r.side}/{r.reference}: expected {r.expected}, observed {r.observed} ({r.evidence})" for r in failed]
+        parts += [f"{r.side}/{r.reference}: expected {r.expected}, observed {r.observed} ({r.evidence})"
+                  for r in failed]
         return "; ".join(parts) or f"all {len(self.references)} reference paths as expected, lint clean"
 
 

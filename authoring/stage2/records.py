@@ -132,19 +132,22 @@ def markdown_report(paths: AttemptPaths, result: AttemptResult) -> str:
     if result.reason:
         lines += [f"**Why:** {result.reason}", ""]
     lines += [f"- model: `{result.model.get('provider')}/{result.model.get('model')}` · guide {result.guide_version}",
-              f"- {result.model_calls} model calls, {result.input_tokens} input + {result.output_tokens} output tokens, "
+              f"- {result.model_calls} model calls, {result.input_tokens} input "
+              f"+ {result.output_tokens} output tokens, "
               f"${result.cost_usd:.4f}, {result.seconds:.0f} s",
               f"- trajectory: `{paths.trajectory.name}` · guide as sent: `{paths.guide.name}`", ""]
     if result.pair:
         lines += [f"Published to `{result.pair}`.", ""]
-    lines += ["| round | agent ended | passed | format | lint | references | summary |", "|---|---|---|---|---|---|---|"]
+    lines += ["| round | agent ended | passed | format | lint | references | summary |",
+              "|---|---|---|---|---|---|---|"]
     for r in result.rounds:
         lines.append(f"| {r.round} | {r.exit_status} | {'yes' if r.passed else 'no'} | {r.format_problems} | "
                      f"{r.lint_problems} | {r.references_passed}/{r.references} | {r.summary.replace('|', '/')} |")
     if result.rounds:
         last = result.rounds[-1].round
-        lines += ["", f"The last round's pair is in `{paths.round_pair(last).relative_to(paths.folder)}`; every problem "
-                      f"with its evidence is in `{paths.round_check(last).relative_to(paths.folder)}`."]
+        lines += ["", f"The last round's pair is in `{paths.round_pair(last).relative_to(paths.folder)}`; "
+                      "every problem with its evidence is in "
+                      f"`{paths.round_check(last).relative_to(paths.folder)}`."]
     if result.traceback:
         lines += ["", "```", result.traceback.rstrip(), "```"]
     return "\n".join(lines) + "\n"

@@ -42,7 +42,8 @@ def copy_out(sandbox: Sandbox, container_path: str, destination: Path) -> Path:
     stream, _ = sandbox.agent.get_archive(container_path)
     data = b"".join(stream)
     if len(data) > MAX_BYTES:
-        raise TransferError(f"{container_path} is {len(data) // 1024 // 1024} MB (limit {MAX_BYTES // 1024 // 1024} MB)")
+        raise TransferError(f"{container_path} is {len(data) // 1024 // 1024} MB "
+                            f"(limit {MAX_BYTES // 1024 // 1024} MB)")
     destination.mkdir(parents=True, exist_ok=True)
     with tarfile.open(fileobj=io.BytesIO(data)) as archive:
         members = [m for m in archive.getmembers()

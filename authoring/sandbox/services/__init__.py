@@ -36,7 +36,8 @@ def service_setup(*more_dirs: str) -> str:
     folders = " ".join([str(Path(EVENTS_PATH).parent), SEED_PATH, GIT_ROOT, DATA_ROOT, *more_dirs])
     return (f"RUN useradd --system --user-group --home-dir /srv/home --create-home --shell /usr/sbin/nologin "
             f"{SERVICE_USER} \\\n    && mkdir -p {folders} \\\n"
-            f"    && chown {SERVICE_USER}:{SERVICE_USER} {' '.join(OWNED_BY_SERVICE)} && git config --system safe.directory '*'\n")
+            f"    && chown {SERVICE_USER}:{SERVICE_USER} {' '.join(OWNED_BY_SERVICE)} "
+            "&& git config --system safe.directory '*'\n")
 
 
 DOCKERFILE = f"""\
