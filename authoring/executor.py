@@ -12,6 +12,7 @@ containers of runs whose process is gone, which it also does before any batch st
 
 from __future__ import annotations
 
+import atexit
 import io
 import logging
 import os
@@ -366,7 +367,7 @@ class RayExecutor(Executor):
             runners.stop(list(in_flight))
             raise
         finally:
-            runners.close()
+            runners.close(wait=bool(in_flight or runners.excluded))
             if runners.excluded or in_flight:  # a runner ended with runs of its own: remove what it left
                 self._on_every_node(_node_janitor, "")
             on_tick(0)
@@ -493,15 +494,35 @@ class _Runners:
         if refs:
             self.ray.wait(refs, num_returns=len(refs), timeout=STOP_GRACE_SECONDS)
 
-    def close(self) -> None:
-        """Wait for the runners' background removals (bounded), then end them."""
+    def close(self, wait: bool = True) -> None:
+        """Let the runners finish their background removals (bounded), then end them. Without `wait` that happens
+        in a thread of this process, which exits only after it (as the local executor drains its removals)."""
         drains = [r.actor.drain.remote() for r in self.all if r.state == "ready"]
-        if drains:
-            self.ray.wait(drains, num_returns=len(drains), timeout=NODE_ANSWER_SECONDS)
+        actors = [r.actor for r in self.all if r.state != "gone"]
         for runner in self.all:
-            if runner.state != "gone":
-                runner.state = "gone"
-                self.ray.kill(runner.actor)
+            runner.state = "gone"
+
+        def finish() -> None:
+            if drains:
+                self.ray.wait(drains, num_returns=len(drains), timeout=NODE_ANSWER_SECONDS)
+            for actor in actors:
+                self.ray.kill(actor)
+
+        if wait:
+            finish()
+        else:
+            closing = threading.Thread(target=finish, name="v3ast-runners-close")
+            closing.start()
+            _closing.append(closing)
+
+
+_closing: list[threading.Thread] = []
+
+
+@atexit.register
+def _wait_for_closing_runners() -> None:
+    for closing in _closing:
+        closing.join(NODE_ANSWER_SECONDS)
 
 
 class NodeRunner:
