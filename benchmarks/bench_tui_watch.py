@@ -44,8 +44,10 @@ def main() -> None:
         catalog = Catalog(store)
         catalog.load()
         print(f"{options.count} blueprints")
-        print(f"  watch tick, nothing changed (signature)        {best_of(20, lambda: store_signature(store)) * 1000:8.2f} ms")
-        print(f"  look for changed files (one stat per file, in a thread) {best_of(5, catalog.changes_on_disk) * 1000:8.2f} ms")
+        print(f"  watch tick, nothing changed (signature)        "
+              f"{best_of(20, lambda: store_signature(store)) * 1000:8.2f} ms")
+        print(f"  look for changed files (one stat per file, in a thread) "
+              f"{best_of(5, catalog.changes_on_disk) * 1000:8.2f} ms")
         some = sorted(catalog.rows)[0]
         store.decide(some, Status.ACCEPTED, actor="Bob", reason="bench")
 

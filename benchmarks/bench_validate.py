@@ -1,7 +1,8 @@
 """Time oracle validation of one pair: cold (no cached side images), warm, and the floor.
 
 The floor is a bare `docker run --rm <base image> true` per reference run, measured in the same run.
-Prints warm seconds per reference run ÷ floor (target ≤ 2×) and where a run's time goes. Run by hand: python benchmarks/bench_validate.py [PAIR]
+Prints warm seconds per reference run ÷ floor (target ≤ 2×) and where a run's time goes. Run by hand:
+python benchmarks/bench_validate.py [PAIR]
 """
 
 from __future__ import annotations
@@ -35,7 +36,7 @@ def remove_side_images(client, pair) -> int:
         except ImageNotFound:
             pass
         except APIError as error:
-            raise SystemExit(f"cannot measure cold: {tag} is in use ({error.explanation})")
+            raise SystemExit(f"cannot measure cold: {tag} is in use ({error.explanation})") from None
     return removed
 
 
@@ -73,8 +74,9 @@ def main() -> None:
     print(f"cold validation: {cold:.2f} s ({cold / runs:.2f} s per run)")
     print(f"warm validation: median {statistics.median(warm):.2f} s of {len(warm)} ({warm_per_run:.2f} s per run)")
     print(f"floor: docker run --rm {BASE_IMAGE} true: median {floor_per_run:.3f} s of {len(floor)}")
-    print("warm run, median seconds by phase: " + ", ".join(
-        f"{name} {statistics.median(p[name] for p in phases):.2f}" for name in phases[0]) + " (removal: in the background)")
+    print("warm run, median seconds by phase: "
+          + ", ".join(f"{name} {statistics.median(p[name] for p in phases):.2f}" for name in phases[0])
+          + " (removal: in the background)")
     print(f"warm per run ÷ floor: {warm_per_run / floor_per_run:.2f}× (target ≤ 2×)")
     peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     print(f"peak resident memory of the validating process: {peak:.0f} MiB")

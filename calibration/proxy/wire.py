@@ -36,7 +36,8 @@ def usage_of(wire: str, body: dict[str, Any]) -> dict[str, int]:
         return {"prompt_tokens": prompt, "completion_tokens": counts.get("output_tokens") or 0}
     if wire == "responses":
         return {"prompt_tokens": counts.get("input_tokens") or 0, "completion_tokens": counts.get("output_tokens") or 0}
-    return {"prompt_tokens": counts.get("prompt_tokens") or 0, "completion_tokens": counts.get("completion_tokens") or 0}
+    return {"prompt_tokens": counts.get("prompt_tokens") or 0,
+            "completion_tokens": counts.get("completion_tokens") or 0}
 
 
 class StreamCheck:

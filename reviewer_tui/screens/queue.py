@@ -104,7 +104,8 @@ class QueueScreen(Screen):
     @on(RowsArrived)
     def _changed(self, event: BlueprintsChanged | RowsArrived) -> None:
         index, current = self.table.cursor, self.table.current
-        if isinstance(event, BlueprintsChanged) and self.after_decision and event.blueprint_id == self.after_decision[0]:
+        if (isinstance(event, BlueprintsChanged) and self.after_decision
+                and event.blueprint_id == self.after_decision[0]):
             decided, following = self.after_decision
             self.after_decision = None
             self.show_rows(keep=following or decided)
@@ -121,7 +122,8 @@ class QueueScreen(Screen):
 
     def action_cycle_sort(self) -> None:
         keys = sort_keys(self.app.catalog.rows.values())
-        following = keys[(keys.index(self.query_state.sort) + 1) % len(keys)] if self.query_state.sort in keys else keys[0]
+        following = (keys[(keys.index(self.query_state.sort) + 1) % len(keys)] if self.query_state.sort in keys
+                     else keys[0])
         self._resort(sort=following, descending=True)
 
     def action_flip_sort(self) -> None:

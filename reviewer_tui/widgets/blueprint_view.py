@@ -25,7 +25,8 @@ def heading(blueprint: Blueprint) -> Text:
     text.append(str(blueprint.status), style="bold reverse")
     if review:
         text.append(f"   rubric {review.total}/30 → {review.band}", style="bold")
-        text.append(f"   by {review.reviewer} (rubric {review.rubric_version}, {review.reviewed_at:%Y-%m-%d})", style="dim")
+        text.append(f"   by {review.reviewer} (rubric {review.rubric_version}, {review.reviewed_at:%Y-%m-%d})",
+                    style="dim")
     else:
         text.append("   not reviewed by the rubric yet", style="dim")
     if blueprint.duplicate_of:

@@ -56,7 +56,7 @@ def cells_of(row: Row, extra: str | None, width: int) -> list[str]:
 def layout(values: list[str], widths: list[tuple[str, int]], width: int) -> str:
     used = sum(w + 1 for _, w in widths if w)
     parts = []
-    for value, (_, w) in zip(values, widths):
+    for value, (_, w) in zip(values, widths, strict=True):
         w = w or max(width - used, 5)
         parts.append(value[: w - 1] + "…" if len(value) > w else value.ljust(w))
     return " ".join(parts)[:width].ljust(width)
