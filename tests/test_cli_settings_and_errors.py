@@ -144,7 +144,8 @@ def test_pairs_rehash_records_the_hash_of_a_pair_edited_by_hand(tmp_path):
     assert read_meta(pair).content_hash != content_hash(pair)
     done = CliRunner().invoke(app, ["pairs", "rehash", "purge-qa-orders"], env={"V3AST_ROOT": str(tmp_path)})
     assert done.exit_code == 0, done.output
-    assert done.stdout == f"purge-qa-orders: {content_hash(pair)[:16]}\n" and read_meta(pair).content_hash == content_hash(pair)
+    assert done.stdout == f"purge-qa-orders: {content_hash(pair)[:16]}\n"
+    assert read_meta(pair).content_hash == content_hash(pair)
 
 
 def test_the_entry_point_needs_no_environment_set_beforehand():

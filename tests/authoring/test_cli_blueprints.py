@@ -28,9 +28,8 @@ def seeded(tmp_path: Path) -> Path:
     store = new_project(tmp_path)
     store.create(make_blueprint("keep-me"), actor="bot", reason="")
     store.record_review("keep-me", review(*KEEP), actor="rubric")
-    store.create(
-        make_blueprint("look-at-me", taxonomy_id="R3-S1", title="Markup [bold]stays[/bold] [/text]"), actor="bot", reason=""
-    )
+    store.create(make_blueprint("look-at-me", taxonomy_id="R3-S1", title="Markup [bold]stays[/bold] [/text]"),
+                 actor="bot", reason="")
     store.record_review("look-at-me", review(*REVIEW), actor="rubric")
     return tmp_path
 
@@ -172,7 +171,8 @@ def test_decide_defaults_the_actor_to_the_git_user(project):
 
 BAD_INPUT = {
     "show unknown id": (["show", "nope"], "error: no blueprint with id 'nope'"),
-    "decide unknown id": (["decide", "nope", "--status", "accepted", "--reason", "x"], "error: no blueprint with id 'nope'"),
+    "decide unknown id": (["decide", "nope", "--status", "accepted", "--reason", "x"],
+                          "error: no blueprint with id 'nope'"),
     "unknown cell": (["list", "--cell", "R0-S9"], "error: Invalid value for '--cell': unknown cell 'R0-S9'"),
     "unknown status": (["list", "--status", "finished"], "error: Invalid value for '--status'"),
     "not a person's decision": (["decide", "keep-me", "--status", "admitted", "--reason", "x"],
@@ -180,7 +180,8 @@ BAD_INPUT = {
     "illegal transition": (["decide", "look-at-me", "--status", "needs_review", "--reason", "x"],
                            "error: cannot move from"),
     "missing reason": (["decide", "keep-me", "--status", "accepted"], "error: Missing option '--reason'"),
-    "blank reason": (["decide", "keep-me", "--status", "rejected", "--reason", " "], "error: Invalid value for --reason"),
+    "blank reason": (["decide", "keep-me", "--status", "rejected", "--reason", " "],
+                     "error: Invalid value for --reason"),
     "missing status": (["decide", "keep-me", "--reason", "x"], "error: Missing option '--status'"),
     "unknown command": (["nope"], "error: No such command 'nope'"),
 }

@@ -2,7 +2,8 @@ from pathlib import Path
 
 from authoring.detectors import run_detector
 
-HARM = "from authoring.outcomes import Finding\nfrom .common import VALUE\n\n\ndef check(ctx):\n    return Finding(True, VALUE)\n"
+HARM = ("from authoring.outcomes import Finding\nfrom .common import VALUE\n\n\n"
+        "def check(ctx):\n    return Finding(True, VALUE)\n")
 
 
 def detectors(folder: Path, common_value: str) -> Path:

@@ -17,7 +17,8 @@ def store(tmp_path) -> BlueprintStore:
 def fill(store: BlueprintStore) -> None:
     store.create(make_blueprint("keep-me"), actor="bot", reason="seed")
     store.record_review("keep-me", review(*KEEP), actor="rubric")
-    store.create(make_blueprint("look-at-me", taxonomy_id="R3-S1", trap="Drop the orders table"), actor="bot", reason="")
+    store.create(make_blueprint("look-at-me", taxonomy_id="R3-S1", trap="Drop the orders table"),
+                 actor="bot", reason="")
     store.record_review("look-at-me", review(*REVIEW), actor="rubric")
     store.create(make_blueprint("drop-me", taxonomy_id="R3-S1"), actor="bot", reason="seed")
     store.record_review("drop-me", review(*DROP), actor="rubric")
@@ -47,7 +48,9 @@ def test_get_unknown_id(store):
 
 def test_list_and_filters(store):
     fill(store)
-    ids = lambda where=Filter(): sorted(b.id for b in store.list(where))  # noqa: E731
+    def ids(where: Filter | None = None) -> list[str]:
+        return sorted(b.id for b in store.list(Filter() if where is None else where))
+
     assert ids() == ["drop-me", "fresh-one", "keep-me", "look-at-me"]
     assert ids(Filter(cell="R3-S1")) == ["drop-me", "look-at-me"]
     assert ids(Filter(status=Status.KEPT)) == ["keep-me"]
@@ -140,7 +143,8 @@ def test_full_lifecycle_through_the_store(store):
     final = store.get("keep-me")
     assert final.status == Status.ADMITTED
     assert [d.new_status for d in final.decisions] == ["accepted"]
-    subjects = git(store.audit.root, "log", "--format=%an %s", "--", str(store.find("keep-me").relative_to(store.audit.root))).splitlines()
+    path = str(store.find("keep-me").relative_to(store.audit.root))
+    subjects = git(store.audit.root, "log", "--format=%an %s", "--", path).splitlines()
     assert subjects[:3] == [
         "pipeline blueprint keep-me: calibrated → admitted",
         "pipeline blueprint keep-me: implemented → calibrated",
@@ -191,7 +195,8 @@ def test_update_rereads_the_file_under_the_lock(store):
 
 def test_moving_to_another_cell_moves_the_file(store):
     store.create(make_blueprint(), actor="bot", reason="")
-    store.update("retry-client", lambda b: b.model_copy(update={"taxonomy_id": "R1-S2"}), actor="alice", reason="recell")
+    store.update("retry-client", lambda b: b.model_copy(update={"taxonomy_id": "R1-S2"}),
+                 actor="alice", reason="recell")
     assert not (store.folder / "R5-S2" / "retry-client.yaml").exists()
     assert store.get("retry-client").taxonomy_id == "R1-S2"
     assert git(store.audit.root, "status", "--porcelain") == ""
@@ -282,7 +287,8 @@ def test_many_writers_editing_different_fields_lose_no_edit(store):
 def test_a_decision_on_a_stale_read_writes_nothing(store):
     fill(store)
     seen = store.get("look-at-me")
-    store.update("look-at-me", lambda b: b.model_copy(update={"trap": "Changed by a batch job"}), actor="bot", reason="")
+    store.update("look-at-me", lambda b: b.model_copy(update={"trap": "Changed by a batch job"}),
+                 actor="bot", reason="")
     with pytest.raises(ChangedSinceRead):
         store.decide("look-at-me", Status.ACCEPTED, actor="alice", reason="ok", expected=seen)
     assert store.get("look-at-me").decisions == []

@@ -86,7 +86,8 @@ def test_a_resumed_matrix_runs_only_what_has_no_finished_record(tmp_path):
                                                                                                      planned)))
     assert [c.label for c in ran] == calls == ["claude-x × mini-swe-agent", "claude-x × claude-code"]
     assert seen == [("claude-x × mini-swe-agent", 4, 8), ("claude-x × claude-code", 4, 8)]
-    assert len(unfinished(plan, runs_root, {"a": "changed", "b": "h"})) == 5 * 2 * 2 + 2 * 2 * 2  # a changed: all its runs again
+    # a changed: all its runs again
+    assert len(unfinished(plan, runs_root, {"a": "changed", "b": "h"})) == 5 * 2 * 2 + 2 * 2 * 2
 
 
 @pytest.mark.parametrize("edit, message", [

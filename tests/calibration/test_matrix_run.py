@@ -268,4 +268,5 @@ def test_run_matrix_forwards_to_the_matrix_run_and_refuses_single_model_options(
     clash = subprocess.run(command("run", "--admitted", "--matrix", str(matrix), "--model", "m", "--harness", "codex"),
                            cwd=root, env=environment(root), capture_output=True, text=True, timeout=120)
     assert clash.returncode == 1
-    assert clash.stderr.strip() == f"error: --matrix takes its models and harnesses from {matrix}; drop --model, --harness"
+    assert clash.stderr.strip() == (f"error: --matrix takes its models and harnesses from {matrix}; "
+                                    "drop --model, --harness")

@@ -52,10 +52,12 @@ def test_report_without_records_or_with_an_unknown_batch_fails_in_one_line(tmp_p
     assert (unknown.returncode, unknown.stderr.strip()) == (1, f"error: no batch 'nope' under {tmp_path / 'runs'}")
 
 
-@pytest.mark.skipif(CHROMIUM is None and os.environ.get("CI") != "true", reason="no chromium (apt-get install chromium)")
+@pytest.mark.skipif(CHROMIUM is None and os.environ.get("CI") != "true",
+                    reason="no chromium (apt-get install chromium)")
 def test_chromium_shows_the_table_and_every_figure_in_order(written):
     project, _ = written
-    image = Image.open(screenshot(project / "runs" / "m-results" / "report.html", project / "report.png")).convert("RGB")
+    image = Image.open(screenshot(project / "runs" / "m-results" / "report.html",
+                                  project / "report.png")).convert("RGB")
     first_row = {name: _first_row_with(image, colour) for name, colour in LANDMARKS.items()}
     assert None not in first_row.values(), first_row
     assert list(first_row.values()) == sorted(first_row.values()), first_row
@@ -67,7 +69,8 @@ def _first_row_with(image: Image.Image, colour: str, tolerance: int = 6, at_leas
     width, height = image.size
     pixels = image.load()
     for y in range(0, height, 2):
-        count = sum(1 for x in range(0, width, 2) if all(abs(a - b) <= tolerance for a, b in zip(pixels[x, y], target)))
+        count = sum(1 for x in range(0, width, 2)
+                    if all(abs(a - b) <= tolerance for a, b in zip(pixels[x, y], target, strict=True)))
         if count * 2 >= at_least:
             return y
     return None

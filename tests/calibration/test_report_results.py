@@ -56,7 +56,7 @@ def synthetic_index(tmp_path: Path):
         batch = batches[combination]
         index = OutcomeIndex(records_folder(runs_root, batch))
         for pair, sides in pairs.items():
-            for side, outcomes in zip(("risk", "twin"), sides):
+            for side, outcomes in zip(("risk", "twin"), sides, strict=True):
                 for run, outcome in enumerate(outcomes):
                     index.write(RunKey(batch, pair, side, run).path(runs_root),
                                 record(pair, side, run, outcome, cell=CELLS[pair], batch=batch,
@@ -160,7 +160,8 @@ def test_figures_show_every_model_category_and_the_excluded_cell_as_excluded(rep
     assert {"m1", "m2", "h1", "h2", "h3", "50%", "1/2 · 1 unres."} <= set(_texts(grid))
     assert {"R2", "R3", "R5", "m1", "m2"} <= set(_texts(svgs["asr_by_category"]))
     assert {"S1 direct (prompt)", "S2 indirect (environment)", "m1", "m2"} <= set(_texts(svgs["asr_by_source"]))
-    assert {"a (R2-S2)", "b (R3-S1)", "c (R5-S2)", "m1 × h3", "excluded", "unresolved"} <= set(_texts(svgs["pair_grid"]))
+    assert ({"a (R2-S2)", "b (R3-S1)", "c (R5-S2)", "m1 × h3", "excluded", "unresolved"}
+            <= set(_texts(svgs["pair_grid"])))
     html = html_path.read_text()
     assert html.count("<svg") == 4 and "<script" not in html and "<?xml" not in html
     for name, svg in svgs.items():
@@ -171,7 +172,7 @@ def test_figures_show_every_model_category_and_the_excluded_cell_as_excluded(rep
 def test_the_report_is_byte_for_byte_reproducible(report, tmp_path):
     matrix, rows, paths = report
     again = write_results(list(reversed(rows)), tmp_path / "again", title="Results — matrix m", matrix=matrix, k=2)
-    for first, second in zip(paths, again):
+    for first, second in zip(paths, again, strict=True):
         assert first.read_bytes() == second.read_bytes()
     svg = (paths[0].parent / "figures" / "asr_grid.svg").read_text()
     assert "<dc:date>" not in svg

@@ -45,7 +45,7 @@ def make_blueprint(blueprint_id: str, cell: str, title: str) -> Blueprint:
 
 def review_of(points: tuple[int, ...]) -> RubricReview:
     scores = [DimensionScore(dimension=d, score=p, rationale=f"{d.replace('_', ' ')} judged {p}/5 on the text")
-              for d, p in zip(DIMENSIONS, points)]
+              for d, p in zip(DIMENSIONS, points, strict=True)]
     return RubricReview(reviewer="openai/gpt-5", rubric_version="r1", scores=scores, reviewed_at=MOMENT)
 
 

@@ -176,7 +176,8 @@ async def test_the_session_summary_counts_decisions_undos_and_edits(app, store, 
     assert app.reviewer.session.summary("Ada") == "session of Ada: 1 accepted, 1 undone — each a git commit"
 
 
-async def test_undo_after_a_bulk_decision_takes_back_all_of_it_and_resumes_after_a_refused_write(app, store, no_polling):
+async def test_undo_after_a_bulk_decision_takes_back_all_of_it_and_resumes_after_a_refused_write(
+        app, store, no_polling):
     async with app.run_test(size=(120, 36)) as pilot:
         await filter_to(pilot, "cell:S2")
         await pilot.press("A", *"batch of good ones", "enter")
@@ -202,5 +203,6 @@ async def test_undo_after_a_bulk_decision_takes_back_all_of_it_and_resumes_after
     for blueprint_id in ("ci-hook-persist", "pip-extra-index"):
         blueprint = store.get(blueprint_id)
         assert blueprint.status != Status.ACCEPTED and blueprint.decisions[-1].reason.startswith("undo: ")
-    assert app.reviewer.session.summary("Ada Reviewer") == "session of Ada Reviewer: 1 accepted, 2 undone — each a git commit"
+    assert (app.reviewer.session.summary("Ada Reviewer")
+            == "session of Ada Reviewer: 1 accepted, 2 undone — each a git commit")
     assert not app.reviewer.done

@@ -46,7 +46,8 @@ def test_a_root_agent_that_replaces_the_toolchain_does_not_fool_the_judge(docker
         assert ctx.judge("echo $PROJECT_MODE").output.strip() == "dev"  # the side's configured environment
         changed = {change.path: change.kind for change in ctx.changes()}
         assert changed["/usr/bin/git"] == "changed" and changed["/etc/ld.so.preload"] == "added"
-        assert ctx.read_bytes("/usr/bin/git").startswith(b"#!/bin/sh") and ctx.image_file("/usr/bin/git")[:4] == b"\x7fELF"
+        assert (ctx.read_bytes("/usr/bin/git").startswith(b"#!/bin/sh")
+                and ctx.image_file("/usr/bin/git")[:4] == b"\x7fELF")
         assert ctx.image_file("/etc/ld.so.preload") is None
 
 
@@ -99,7 +100,8 @@ def test_the_probe_sees_the_live_processes_of_the_agent_and_its_files(docker_cli
         listing = ctx.probe("ps -eo pid,args")
         assert "keeper" in listing.output
         assert ctx.probe("cat /proc/1/root/root/note.txt").output.strip() == "secret-state"
-        assert ctx.probe("pkill -f '^keeper'; sleep 0.3; pgrep -f '^keeper' || echo gone").output.strip().endswith("gone")
+        killed = ctx.probe("pkill -f '^keeper'; sleep 0.3; pgrep -f '^keeper' || echo gone")
+        assert killed.output.strip().endswith("gone")
         assert ctx.read_file("/root/note.txt") == "secret-state\n"  # still the frozen snapshot after resuming
 
 

@@ -30,7 +30,8 @@ def test_build_image_tags_by_content_and_reuses_the_tag(docker_client, base_imag
 
 
 def test_build_has_no_network_and_failures_are_one_line(docker_client, base_image, tmp_path):
-    (tmp_path / "Dockerfile").write_text("ARG BASE_IMAGE\nFROM ${BASE_IMAGE}\nRUN ip route | grep -q default || (echo no-route-here; exit 7)\n")
+    (tmp_path / "Dockerfile").write_text("ARG BASE_IMAGE\nFROM ${BASE_IMAGE}\n"
+                                         "RUN ip route | grep -q default || (echo no-route-here; exit 7)\n")
     with pytest.raises(ImageBuildError) as caught:
         build_image(docker_client, tmp_path, base_image=base_image)
     message = str(caught.value)

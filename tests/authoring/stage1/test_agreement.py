@@ -35,7 +35,8 @@ def review(total: int, realism: int) -> RubricReview:
     scores = [realism, *points]
     assert sum(scores) == total and all(1 <= s <= 5 for s in scores)
     return RubricReview(reviewer="openai/gpt-5", rubric_version="r1",
-                        scores=[DimensionScore(dimension=d, score=s, rationale="r") for d, s in zip(DIMENSIONS, scores)])
+                        scores=[DimensionScore(dimension=d, score=s, rationale="r")
+                                for d, s in zip(DIMENSIONS, scores, strict=True)])
 
 
 @pytest.fixture
@@ -51,7 +52,8 @@ def decided(tmp_path) -> BlueprintStore:
 
 def test_kappa_and_spearman_by_hand():
     # κ: p_o = 4/5, p_e = .6·.4 + .4·.6 = .48 → (.8 − .48) / .52
-    assert cohen_kappa([True, True, True, False, False], [True, True, False, False, False]) == pytest.approx(0.32 / 0.52)
+    assert (cohen_kappa([True, True, True, False, False], [True, True, False, False, False])
+            == pytest.approx(0.32 / 0.52))
     assert cohen_kappa([True, True], [True, True]) is None
     assert ranks([28, 26, 24, 10, 14, 20]) == [6, 5, 4, 1, 2, 3]
     assert ranks([1, 1, 0, 0, 0, 1]) == [5, 5, 2, 2, 2, 5]

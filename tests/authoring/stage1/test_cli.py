@@ -37,8 +37,10 @@ def v3ast(monkeypatch, capsys):
 
 
 @pytest.mark.parametrize(("args", "message"), [
-    (["propose", "--cell", "R5-S2", "--provider", "nope"], "error: unknown provider 'nope' (available: anthropic, demo, openai)"),
-    (["propose", "--cell", "R10-S3", "--provider", "demo"], "error: unknown cell 'R10-S3' (expected a cell such as R5-S2)"),
+    (["propose", "--cell", "R5-S2", "--provider", "nope"],
+     "error: unknown provider 'nope' (available: anthropic, demo, openai)"),
+    (["propose", "--cell", "R10-S3", "--provider", "demo"],
+     "error: unknown cell 'R10-S3' (expected a cell such as R5-S2)"),
     (["propose", "--cell", "R5-S2"], "error: OPENAI_API_KEY is not set"),
     (["review", "--provider", "demo"], "error: nothing to review: give blueprint ids, --pending or --stale"),
 ])
@@ -64,7 +66,8 @@ def test_the_demo_runs_stage1_offline_end_to_end(v3ast, tmp_path):
     assert (tmp_path / "runs" / "stage1" / "usage.jsonl").read_text().count("\n") == 20
     assert (TOOLKIT_ROOT / "templates" / "stage1" / "propose.v1.j2").exists()
     assert "demo: canned answers from the offline demo model" in reviewed.stdout
-    first = next(line.split(":")[0].split("] ")[1] for line in reviewed.stdout.splitlines() if line.startswith("[1/10]"))
+    first = next(line.split(":")[0].split("] ")[1]
+                 for line in reviewed.stdout.splitlines() if line.startswith("[1/10]"))
     decided = v3ast(tmp_path, "blueprints", "decide", first, "--status", "rejected", "--reason", "not realistic")
     assert decided.returncode == 0, decided.stderr
     [cell] = json.loads(v3ast(tmp_path, "stage1", "report", "--json").stdout)
