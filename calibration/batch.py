@@ -18,12 +18,22 @@ import docker
 from rich.console import Console
 from rich.progress import BarColumn, Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
 
+from authoring.executor import (
+    BatchIncomplete,
+    Done,
+    EngineLost,
+    Executor,
+    ExecutorError,
+    Job,
+    LocalExecutor,
+    Shipment,
+    engine_answers,
+    resume_command,
+)
 from authoring.fields import Strict
-from authoring.executor import (BatchIncomplete, Done, EngineLost, Executor, ExecutorError, Job, LocalExecutor,
-                                Shipment, engine_answers, resume_command)
 from authoring.outcomes import Outcome
 from authoring.pairs.format import Side, SideKind, TaskPair, content_hash, load_pair
-from authoring.pairs.runner import ActReport, Actor, run_side
+from authoring.pairs.runner import Actor, ActReport, run_side
 from authoring.sandbox.session import Sandbox
 from authoring.sandbox.teardown import remove_leftovers
 from calibration.harness import Interrupted
