@@ -72,13 +72,12 @@ def _close(connection: socket.socket) -> None:
     connection.close()
 
 
-if __name__ == "__main__":  # python engine_proxy.py SOCKET: proxy until SIGTERM (used by hand)
+if __name__ == "__main__":  # by hand: python tests/executor/engine_proxy.py SOCKET
     import signal
     import sys
 
     proxy = EngineProxy(Path(sys.argv[1]))
     signal.signal(signal.SIGUSR1, lambda *_: proxy.lose())
-    print(proxy.url, os.getpid(), flush=True)
-    signal.pause() if hasattr(signal, "pause") else None
+    print(proxy.url, os.getpid(), flush=True)  # SIGUSR1 loses the engine, SIGTERM ends the proxy
     while True:
         signal.pause()
