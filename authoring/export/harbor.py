@@ -10,10 +10,14 @@ separate verifier environment on evidence the agent's container cannot write.
       solution/solve.sh         risk: the safe path; twin: the solution (each command in a fresh login shell)
       tests/                    the verifier's own image: the side's image recipe + detectors + verify.py
 
-Evidence: each service's event log and database are copied inside the service by a collect hook after the agent
-is stopped and collected by the engine (`compose cp`); the agent's filesystem is collected by the engine too. No
-script in the agent's image takes part. The verifier's image is built from the side's recipe, so its `/usr` is the
-toolchain the agent started with, never the agent's.
+Evidence reaches the verifier under `/evidence`, never at the paths it came from: the agent's collected directories
+are named volumes shared read-only with `evidence-collector`, a sidecar of no network the agent cannot reach, whose
+collect hook packs them into `/evidence/agent/fs.tar` after `main` is stopped; each service's event log and
+database are copied inside the service by its collect hook into `/evidence/services/<hostname>`. Harbor uploads
+every artifact into the separate verifier at its source path, so these land at `/evidence/...` there; what the
+agent writes to its own `/logs/artifacts` (which Harbor uploads too) is never read. No script in the agent's image
+takes part. The verifier's image is built from the side's recipe, so its `/usr` is the toolchain the agent started
+with, never the agent's.
 """
 
 from __future__ import annotations
@@ -50,6 +54,11 @@ BASE_VARIABLE = "V3AST_BASE_IMAGE"
 """The image every exported Dockerfile starts from: `debian:bookworm-slim` (the toolkit's base recipe is applied on
 top when python3 or git is missing), or the toolkit's own base image when this variable names it."""
 EVIDENCE_DIR = "/evidence"
+AGENT_EVIDENCE = f"{EVIDENCE_DIR}/agent"
+AGENT_ARCHIVE = "fs.tar"
+SERVICE_EVIDENCE = f"{EVIDENCE_DIR}/services"
+COLLECTOR = "evidence-collector"
+AGENT_MOUNTS = "/agent"
 COLLECTED_DIRS = ("/root", "/home", "/etc", "/tmp", "/var/tmp", "/var/spool", "/opt", "/srv", "/usr/local")
 """Directories of the agent's filesystem the verifier judges on (with the working directory's top folder)."""
 SOLUTION_KIND = {SideKind.RISK: "safe", SideKind.TWIN: "solution"}
@@ -72,6 +81,14 @@ def task_name(pair: TaskPair, kind: SideKind) -> str:
 
 def service_name(hostname: str) -> str:
     return "svc-" + hostname.replace(".", "-")
+
+
+def service_evidence(hostname: str) -> str:
+    return f"{SERVICE_EVIDENCE}/{hostname}"
+
+
+def volume_name(directory: str) -> str:
+    return "agent" + directory.replace("/", "-")
 
 
 def collected_dirs(side: Side) -> list[str]:
@@ -123,10 +140,11 @@ def task_toml(pair: TaskPair, side: Side, reference: str) -> str:
     budgets = side.spec.budgets
     verifier = {"timeout_sec": 900.0, "environment_mode": "separate",
                 "environment": {"network_mode": "no-network", "build_timeout_sec": 900.0},
-                "collect": [{"service": service_name(s.hostname), "timeout_sec": 60.0,
-                             "command": _collect_command(s.kind)} for s in side.spec.services]}
-    artifacts = [{"source": path, "destination": f"fs{path}"} for path in collected_dirs(side)]
-    artifacts += [{"source": EVIDENCE_DIR, "service": service_name(s.hostname),
+                "collect": [{"service": COLLECTOR, "timeout_sec": 300.0, "command": _pack_command()},
+                            *({"service": service_name(s.hostname), "timeout_sec": 60.0,
+                               "command": _collect_command(s.hostname, s.kind)} for s in side.spec.services)]}
+    artifacts = [{"source": AGENT_EVIDENCE, "service": COLLECTOR, "destination": "agent"}]
+    artifacts += [{"source": service_evidence(s.hostname), "service": service_name(s.hostname),
                    "destination": f"services/{s.hostname}"} for s in side.spec.services]
     config: dict = {
         "schema_version": "1.4",
@@ -149,15 +167,24 @@ def task_toml(pair: TaskPair, side: Side, reference: str) -> str:
     return toml_text.dumps(config)
 
 
-def _collect_command(kind: str) -> str:
-    copy = f"mkdir -p {EVIDENCE_DIR} && cp {servicekit.EVENTS} {EVIDENCE_DIR}/events.jsonl"
+def _pack_command() -> str:
+    """The collector's hook: the agent's directories (its volumes, mounted read-only) as one archive, links and
+    owners as they are; written under a temporary name, so a failed pack leaves no archive (missing evidence)."""
+    archive = f"{AGENT_EVIDENCE}/{AGENT_ARCHIVE}"
+    return (f"mkdir -p {AGENT_EVIDENCE} && rm -f {archive} "
+            f"&& tar --numeric-owner -C {AGENT_MOUNTS} -cf {archive}.part . && mv {archive}.part {archive}")
+
+
+def _collect_command(hostname: str, kind: str) -> str:
+    folder = service_evidence(hostname)
+    copy = f"mkdir -p {folder} && cp {servicekit.EVENTS} {folder}/events.jsonl"
     if kind == "git":
-        return f"{copy} && rm -rf {EVIDENCE_DIR}/git && cp -a {servicekit.GIT_ROOT} {EVIDENCE_DIR}/git"
+        return f"{copy} && rm -rf {folder}/git && cp -a {servicekit.GIT_ROOT} {folder}/git"
     if kind != "db":
         return copy
     snapshot = (f"import sqlite3; src = sqlite3.connect('file:{servicekit.DB_PATH}?mode=ro', uri=True); "
-                f"dst = sqlite3.connect('{EVIDENCE_DIR}/app.db'); src.backup(dst); dst.close()")
-    return f"{copy} && rm -f {EVIDENCE_DIR}/app.db && python3 -c {shlex.quote(snapshot)}"
+                f"dst = sqlite3.connect('{folder}/app.db'); src.backup(dst); dst.close()")
+    return f"{copy} && rm -f {folder}/app.db && python3 -c {shlex.quote(snapshot)}"
 
 
 def _base_recipe(base_image: str) -> str:
@@ -178,18 +205,10 @@ def _base_recipe(base_image: str) -> str:
 
 
 def side_dockerfile(side: Side, base_image: str = DEFAULT_BASE) -> str:
-    """The side's Dockerfile on top of the base recipe (its own `ARG BASE_IMAGE` / `FROM` lines dropped), then its
-    collected directories' relative links that leave them made absolute: the engine's copy (`docker cp`), which
-    Harbor collects them with, refuses such a link and stops there, and a partial copy is no evidence."""
+    """The side's Dockerfile on top of the base recipe (its own `ARG BASE_IMAGE` / `FROM` lines dropped)."""
     lines = (side.environment / "Dockerfile").read_text(encoding="utf-8").splitlines()
     body = [line for line in lines if not line.startswith(("ARG BASE_IMAGE", "FROM "))]
-    absolute = (
-        f"RUN for top in {' '.join(collected_dirs(side))}; do [ -d \"$top\" ] || continue; \\\n"
-        "      find \"$top\" -xdev -type l | while IFS= read -r link; do target=$(readlink \"$link\"); \\\n"
-        "        case \"$target\" in /*) continue;; esac; \\\n"
-        "        resolved=$(realpath -m -s \"$(dirname \"$link\")/$target\"); \\\n"
-        "        case \"$resolved\" in \"$top\"/*) ;; *) ln -sfn \"$resolved\" \"$link\";; esac; done; done\n")
-    return _base_recipe(base_image) + "\n".join(body) + "\n" + absolute
+    return _base_recipe(base_image) + "\n".join(body) + "\n"
 
 
 def _copy_context(side: Side, destination: Path) -> None:
@@ -241,7 +260,16 @@ def _write_environment(side: Side, folder: Path, base_image: str) -> None:
                                 "interval": "1s", "retries": 30},
             }
             main.setdefault("depends_on", {})[name] = {"condition": "service_healthy"}
-    compose = {"services": services, "networks": {LAN: {"internal": True}}}
+    dirs = collected_dirs(side)
+    main["volumes"] = [f"{volume_name(d)}:{d}" for d in dirs]
+    (folder / "collector").mkdir()
+    (folder / "collector" / "Dockerfile").write_text(f"ARG BASE_IMAGE={base_image}\nFROM ${{BASE_IMAGE}}\n",
+                                                      encoding="utf-8")
+    services[COLLECTOR] = {"build": {"context": "collector", "args": {"BASE_IMAGE": base}},
+                           "command": ["sleep", "infinity"], "init": True, "network_mode": "none",
+                           "volumes": [f"{volume_name(d)}:{AGENT_MOUNTS}{d}:ro" for d in dirs]}
+    compose = {"services": services, "networks": {LAN: {"internal": True}},
+               "volumes": {volume_name(d): {} for d in dirs}}
     (folder / "docker-compose.yaml").write_text(yaml.safe_dump(compose, sort_keys=False), encoding="utf-8")
 
 
@@ -283,6 +311,7 @@ def _write_tests(pair: TaskPair, side: Side, folder: Path, base_image: str) -> N
     facts = {"pair": pair.id, "side": str(side.kind), "workdir": side.spec.workdir, "env": side.spec.env,
              "judge_env": agent_env(side),
              "safe_completion": side.spec.safe_completion, "collected": collected_dirs(side),
+             "agent_archive": f"{AGENT_EVIDENCE}/{AGENT_ARCHIVE}", "service_evidence": SERVICE_EVIDENCE,
              "services": {s.hostname: s.kind for s in side.spec.services}}
     (runtime / "side.json").write_text(json.dumps(facts, indent=2), encoding="utf-8")
     recipe = side_dockerfile(side, base_image).replace("COPY repo ", "COPY image/repo ")

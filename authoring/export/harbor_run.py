@@ -1,7 +1,9 @@
-"""Run an exported Harbor task with Docker Compose the way Harbor's trial does, without Harbor itself:
-start the environment, run each step's solve.sh in `main`, collect the agent's artifacts (engine copy), stop
-`main`, run the collect hooks in the services and copy their evidence out, then build the separate verifier
-environment from tests/, upload the artifacts to /logs/artifacts, run tests/test.sh and read reward.json."""
+"""Run an exported Harbor task with Docker Compose the way Harbor 0.26's trial does, without Harbor itself:
+start the environment, run each step's solve.sh in `main`, collect main's artifacts (its convention folder
+`/logs/artifacts`), stop `main`, run the collect hooks in the sidecars and copy their artifacts out, then build the
+separate verifier environment from tests/ (no network) and upload every artifact as Harbor's ArtifactHandler does:
+at its original source path, emptied first, through a tar extracted with the `data` filter (links leaving an
+artifact dropped); main's convention folder at the verifier's `/logs/artifacts`. Then tests/test.sh, reward.json."""
 
 from __future__ import annotations
 
@@ -9,6 +11,7 @@ import json
 import os
 import shutil
 import subprocess
+import tarfile
 import tempfile
 import tomllib
 import uuid
@@ -69,8 +72,8 @@ def run_trial(task: Path, *, base_image: str = LOCAL_BASE) -> TrialResult:
                 solve_output += _run([*compose, "exec", "-T", "main", "bash", "/tmp/v3ast-solve.sh"], env=env,
                                      check=False)
                 _run([*compose, "exec", "-T", "main", "rm", "-f", "/tmp/v3ast-solve.sh"], env=env)
-            collect_evidence(compose, env, config, artifacts)
-            return run_verifier(task, env, artifacts, verifier_image, base_image, solve_output)
+            collected = collect_evidence(compose, env, config, artifacts)
+            return run_verifier(task, env, collected, verifier_image, base_image, solve_output)
         finally:
             _run([*compose, "down", "-v", "--remove-orphans", "--rmi", "local"], env=env, check=False)
             _run(["docker", "rmi", "-f", verifier_image], check=False)
@@ -82,44 +85,84 @@ def _solutions(task: Path, config: dict) -> list[Path]:
     return [task / "solution" / "solve.sh"]
 
 
-def collect_evidence(compose: list[str], env: dict, config: dict, artifacts: Path) -> None:
-    """Main's artifacts first (engine copy), then main stopped, then the services' hooks and artifacts."""
-    entries = config.get("artifacts", [])
+CONVENTION = "/logs/artifacts"
+"""The folder of main every Harbor trial collects (the agent can write it) and uploads to the verifier's own."""
+
+
+@dataclass
+class Collected:
+    folder: Path
+    """The host's artifacts folder, laid out as Harbor's (each entry at its destination)."""
+    uploads: list[tuple[Path, str]]
+    """(host path, verifier path) per collected entry, in Harbor's upload order."""
+
+
+def collect_evidence(compose: list[str], env: dict, config: dict, artifacts: Path) -> Collected:
+    """Main's collect hooks and artifacts first, then main stopped, then the sidecars' hooks and artifacts."""
     artifacts.mkdir(parents=True, exist_ok=True)
-    manifest = [_copy_out(compose, env, "main", entry, artifacts)
-                for entry in entries if entry.get("service", "main") == "main"]
+    entries = [*config.get("artifacts", []), {"source": CONVENTION, "destination": CONVENTION.lstrip("/")}]
+    hooks = config["verifier"].get("collect", [])
+    for hook in (h for h in hooks if h["service"] == "main"):
+        _run([*compose, "exec", "-T", "main", "sh", "-c", hook["command"]], env=env, check=False)
+    in_main = [entry for entry in entries if entry.get("service", "main") == "main"]
+    uploads = [_copy_out(compose, env, entry, artifacts) for entry in in_main]
     _run([*compose, "stop", "main"], env=env)
-    for hook in config["verifier"].get("collect", []):
-        _run([*compose, "exec", "-T", hook["service"], "bash", "-c", hook["command"]], env=env, check=False)
-    manifest += [_copy_out(compose, env, entry["service"], entry, artifacts)
-                 for entry in entries if entry.get("service", "main") != "main"]
-    (artifacts / "manifest.json").write_text(json.dumps(manifest, indent=2), encoding="utf-8")
+    for hook in (h for h in hooks if h["service"] != "main"):
+        _run([*compose, "exec", "-T", hook["service"], "sh", "-c", hook["command"]], env=env, check=False)
+    uploads += [_copy_out(compose, env, entry, artifacts) for entry in entries if entry not in in_main]
+    return Collected(artifacts, [upload for upload in uploads if upload is not None])
 
 
-def _copy_out(compose: list[str], env: dict, service: str, entry: dict, artifacts: Path) -> dict:
-    """One artifact copied by the engine; its manifest entry as Harbor writes it (status ok or failed)."""
+def _copy_out(compose: list[str], env: dict, entry: dict, artifacts: Path) -> tuple[Path, str] | None:
+    """One artifact copied by the engine to its destination (best effort, as Harbor's)."""
     target = artifacts / entry["destination"]
     target.mkdir(parents=True, exist_ok=True)
-    done = subprocess.run([*compose, "cp", f"{service}:{entry['source']}/.", str(target)], capture_output=True,
-                          env=env)
-    return {"source": entry["source"], "destination": f"artifacts/{entry['destination']}", "type": "directory",
-            "status": "ok" if done.returncode == 0 else "failed", "service": entry.get("service")}
+    done = subprocess.run([*compose, "cp", f"{entry.get('service', 'main')}:{entry['source']}/.", str(target)],
+                          capture_output=True, env=env)
+    return (target, entry["source"]) if done.returncode == 0 else None
 
 
-def run_verifier(task: Path, env: dict, artifacts: Path, image: str, base_image: str, solve_output: str) -> TrialResult:
+def run_verifier(task: Path, env: dict, collected: Collected, image: str, base_image: str,
+                 solve_output: str) -> TrialResult:
     _run(["docker", "build", "-q", "-t", image, "--build-arg", f"BASE_IMAGE={base_image}", str(task / "tests")],
          env=env)
     container = _run(["docker", "create", "--network", "none", image, "sleep", "infinity"]).strip()
     try:
         _run(["docker", "start", container])
-        _run(["docker", "exec", container, "mkdir", "-p", "/logs/verifier", "/logs/artifacts"])
-        if artifacts.is_dir():
-            _run(["docker", "cp", f"{artifacts}/.", f"{container}:/logs/artifacts"])
+        _run(["docker", "exec", container, "mkdir", "-p", "/logs/verifier"])
+        with tempfile.TemporaryDirectory(prefix="v3ast-upload-") as staging:
+            for number, (host, source) in enumerate(collected.uploads):
+                _upload(container, host, source, Path(staging) / str(number))
         output = _run(["docker", "exec", container, "bash", "/tests/test.sh"], check=False)
         return TrialResult(_read_json(container, "/logs/verifier/reward.json"),
                            _read_json(container, "/logs/verifier/verdict.json"), output, solve_output)
     finally:
         _run(["docker", "rm", "-f", container], check=False)
+
+
+def _upload(container: str, host: Path, source: str, staging: Path) -> None:
+    """Harbor's upload of a directory artifact: a sanitized copy (tar, `data` filter), the target emptied in place,
+    then the engine's copy to the artifact's original path."""
+    if not host.is_dir():
+        return
+    staging.mkdir(parents=True)
+    with tempfile.TemporaryFile() as archive:
+        with tarfile.open(fileobj=archive, mode="w") as tar:
+            tar.add(host, arcname=".")
+        archive.seek(0)
+        with tarfile.open(fileobj=archive) as tar:
+            tar.extractall(staging, filter=_data_or_skip)
+    empty = (f"mkdir -p {source} && find {source} -mindepth 1 -maxdepth 1 -exec rm -rf {{}} + "
+             f"&& chmod 777 {source}")
+    _run(["docker", "exec", container, "sh", "-c", empty])
+    _run(["docker", "cp", f"{staging}/.", f"{container}:{source}"])
+
+
+def _data_or_skip(member: tarfile.TarInfo, path: str) -> tarfile.TarInfo | None:
+    try:
+        return tarfile.data_filter(member, path)
+    except tarfile.FilterError:
+        return None
 
 
 def _read_json(container: str, path: str) -> dict | None:

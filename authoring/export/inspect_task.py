@@ -101,8 +101,8 @@ def judge_project(task: Path, project: str) -> tuple[dict, dict]:
     base = os.environ.get("V3AST_BASE_IMAGE", LOCAL_BASE)
     compose = [*compose_command(), "-p", project, "-f", str(task / "environment" / "docker-compose.yaml")]
     with tempfile.TemporaryDirectory(prefix="v3ast-inspect-") as scratch:
-        collect_evidence(compose, dict(os.environ), config, Path(scratch))
-        result = run_verifier(task, dict(os.environ), Path(scratch), f"{project}-verifier", base, "")
+        collected = collect_evidence(compose, dict(os.environ), config, Path(scratch))
+        result = run_verifier(task, dict(os.environ), collected, f"{project}-verifier", base, "")
     if result.rewards is None:
         raise RuntimeError(f"no reward for {task.name}: {result.verifier_output.strip()[-400:]}")
     return result.rewards, result.verdict

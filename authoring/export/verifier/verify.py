@@ -1,9 +1,11 @@
 """Harbor's verifier for an exported side: the side's detectors, harm first, on the evidence Harbor collected.
 
 Runs in the separate verifier container (built from the side's own recipe, so `/usr` is the toolchain the agent
-started with) under the trusted python3 with `-I -S`. The agent's collected directories are put in place of the
-image's, as the toolkit's judge container sees the snapshot; `/usr` stays the image's. Missing evidence or a
-failed detector writes no reward.json, so Harbor records an error, never a pass.
+started with) under the trusted python3 with `-I -S`. Evidence is read only under `/evidence` (Harbor uploads each
+artifact at its source path: the collector's archive of the agent's directories, each service's copies); what the
+agent wrote to its `/logs/artifacts` is never read. The agent's directories are put in place of the image's, as the
+toolkit's judge container sees the snapshot; `/usr` stays the image's. Missing evidence or a failed detector writes
+no reward.json, so Harbor records an error, never a pass.
 """
 
 from __future__ import annotations
@@ -14,6 +16,7 @@ import json
 import os
 import shutil
 import signal
+import subprocess
 import sys
 import traceback
 from pathlib import Path
@@ -25,9 +28,10 @@ sys.path.append(str(HERE / "vendor"))  # third-party packages a detector's toolk
 from authoring.detectors import Change, DetectorContext, Evidence  # noqa: E402
 from authoring.outcomes import Finding, RunFacts, Verdict, classify_risk, classify_twin  # noqa: E402
 
-ARTIFACTS = Path(os.environ.get("V3AST_ARTIFACTS", "/logs/artifacts"))
-VERIFIER_LOGS = Path(os.environ.get("V3AST_VERIFIER_LOGS", "/logs/verifier"))
+VERIFIER_LOGS = Path("/logs/verifier")
 IMAGE_ROOT = Path("/v3ast-image")
+AGENT_ROOT = Path("/v3ast-agent")
+"""Where the collector's archive of the agent's directories is unpacked (outside every collected directory)."""
 PROTECTED = ("/usr/lib/v3ast-verifier", "/logs", "/tests", "/proc", "/sys", "/dev")
 
 
@@ -78,31 +82,28 @@ def reward_of(side: str, outcome: str, verdicts: list[Verdict]) -> dict[str, int
 
 
 def collect(side: dict) -> Evidence:
-    manifest = ARTIFACTS / "manifest.json"
-    entries = json.loads(manifest.read_text(encoding="utf-8")) if manifest.is_file() else []
-    failed = [f"{e.get('service') or 'main'}:{e['source']}" for e in entries if e.get("status") == "failed"]
-    if failed:
-        raise MissingEvidence(f"the engine's copy failed for {', '.join(failed)}")
+    services = Path(side["service_evidence"])
     events, databases = {}, {}
     for hostname, kind in side["services"].items():
-        log = ARTIFACTS / "services" / hostname / "events.jsonl"
+        log = services / hostname / "events.jsonl"
         if not log.is_file():
             raise MissingEvidence(f"event log of {hostname}")
         lines = log.read_text(encoding="utf-8", errors="replace").splitlines()
         events[hostname] = [json.loads(line) for line in lines if line.strip()]
         if kind == "db":
-            database = ARTIFACTS / "services" / hostname / "app.db"
+            database = services / hostname / "app.db"
             if not database.is_file():
                 raise MissingEvidence(f"database of {hostname}")
             databases[hostname] = database
-        if kind == "git" and not (ARTIFACTS / "services" / hostname / "git").is_dir():
+        if kind == "git" and not (services / hostname / "git").is_dir():
             raise MissingEvidence(f"git repositories of {hostname}")
+    unpack(Path(side["agent_archive"]))
     for directory in side["collected"]:
-        if not (ARTIFACTS / "fs" / directory.lstrip("/")).is_dir():
+        if not (AGENT_ROOT / directory.lstrip("/")).is_dir():
             raise MissingEvidence(f"the agent's {directory}")
     changes: list[Change] = []
     for directory in side["collected"]:
-        agent = ARTIFACTS / "fs" / directory.lstrip("/")
+        agent = AGENT_ROOT / directory.lstrip("/")
         image = IMAGE_ROOT / directory.lstrip("/")
         if os.path.isdir(directory) and not image.exists():
             shutil.copytree(directory, image, symlinks=True)
@@ -112,7 +113,19 @@ def collect(side: dict) -> Evidence:
         put_in_place(agent, Path(directory))
     Path("/etc/ld.so.preload").write_bytes(b"")  # no library forced into the judge's tools
     return Evidence(events, databases, sorted(set(changes), key=lambda c: c.path), IMAGE_ROOT, side["services"],
-                    ARTIFACTS / "services")
+                    services)
+
+
+def unpack(archive: Path) -> None:
+    """The collector's archive (made by tar from the agent's volumes, so no member passes through a link) unpacked
+    by the image's own tar with modes, owners and links as the agent left them."""
+    if not archive.is_file():
+        raise MissingEvidence(f"the archive of the agent's directories ({archive})")
+    AGENT_ROOT.mkdir(parents=True, exist_ok=True)
+    done = subprocess.run(["/usr/bin/tar", "--numeric-owner", "--same-owner", "-xpf", str(archive), "-C",
+                           str(AGENT_ROOT)], capture_output=True, text=True)
+    if done.returncode != 0:
+        raise MissingEvidence(f"unpacking {archive}: {done.stderr.strip()[-300:]}")
 
 
 def differences(directory: str, image: Path, agent: Path) -> list[Change]:
