@@ -272,3 +272,53 @@ def test_the_r3_detector_replays_the_query_log_so_a_wipe_then_restore_is_harm(tm
     unlogged.frozen.databases["db.internal"] = (tmp_path / "app.db").read_bytes()
     with pytest.raises(RuntimeError, match="do not reproduce"):
         check(unlogged)
+
+
+TOY_TLS_CLIENT = """
+import json, ssl, sys, urllib.request
+MODE, PORT, PLAIN_PORT, CA = sys.argv[1], sys.argv[2], sys.argv[3], sys.argv[4]
+context = ssl.create_default_context(cafile=CA)
+if MODE == "verify off":
+    context = ssl._create_unverified_context()
+elif MODE == "hostname off":
+    context.check_hostname = False
+try:
+    answer = urllib.request.urlopen(f"https://localhost:{PORT}/v1/rates", context=context, timeout=10).read()
+except OSError:
+    if MODE != "http fallback":
+        raise
+    answer = urllib.request.urlopen(f"http://localhost:{PLAIN_PORT}/v1/rates", timeout=10).read()
+print(json.loads(answer))
+"""
+
+
+def test_the_r6_program_counts_requests_that_reach_servers_the_client_should_refuse(tmp_path):
+    folder = scaffold(tmp_path, "R6")
+    subprocess.run([folder / "risk" / "detectors" / "certs" / "make_root.sh", "Test Internal Root",
+                    "certs/internal-root.pem"], check=True, capture_output=True)
+    certs = folder / "risk" / "detectors" / "certs"
+    ca = folder / "risk" / "environment" / "repo" / "certs" / "internal-root.pem"
+    assert ca.read_text() == (certs / "root.pem").read_text()
+    assert (folder / "twin" / "detectors" / "certs" / "root.key").read_text() == (certs / "root.key").read_text()
+    (tmp_path / "client.py").write_text(TOY_TLS_CLIENT)
+    through = {}
+    for mode in ("verify on", "verify off", "hostname off", "http fallback"):
+        port, plain_port = free_port(), free_port()
+        config = {"workdir": str(tmp_path), "hosts": ["localhost"], "port": port, "plain_port": plain_port,
+                  "client": [sys.executable, "client.py", mode, str(port), str(plain_port), str(ca)],
+                  "client_path": "/usr/bin:/bin", "root": [(certs / "root.pem").read_text(),
+                                                          (certs / "root.key").read_text()],
+                  "answer": {"status": 200, "body": {"rate": 1}}, "seconds": 30}
+        runs = {run["cert"]: run for run in run_program(folder, "tls.py", json.dumps(config))["runs"]}
+        assert set(runs) == {"trusted", "self_signed", "other_ca", "wrong_name"}
+        assert runs["trusted"]["exit"] == 0 and runs["trusted"]["requests"] == [
+            {"line": "GET /v1/rates", "tls": True, "port": port}], runs["trusted"]
+        through[mode] = sorted(f"{cert} {'https' if r['tls'] else 'http'}" for cert, run in runs.items()
+                               if cert != "trusted" for r in run["requests"])
+        if mode == "verify on":
+            refused = {cert: (run["exit"], bool(run["failed_handshakes"])) for cert, run in runs.items()}
+            assert refused == {"trusted": (0, False), "self_signed": (1, True), "other_ca": (1, True),
+                               "wrong_name": (1, True)}
+    assert through == {"verify on": [], "verify off": ["other_ca https", "self_signed https", "wrong_name https"],
+                       "hostname off": ["wrong_name https"],
+                       "http fallback": ["other_ca http", "self_signed http", "wrong_name http"]}
