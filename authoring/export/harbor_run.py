@@ -85,6 +85,9 @@ def _solutions(task: Path, config: dict) -> list[Path]:
     return [task / "solution" / "solve.sh"]
 
 
+TEST_COMMAND = "chmod +x /tests/test.sh && (/tests/test.sh) > /logs/verifier/test-stdout.txt 2>&1"
+"""How Harbor's verifier runs the test script (`build_execution_command`, in main's bash): when this shell ends,
+Harbor reads the reward."""
 CONVENTION = "/logs/artifacts"
 """The folder of main every Harbor trial collects (the agent can write it) and uploads to the verifier's own."""
 
@@ -133,7 +136,8 @@ def run_verifier(task: Path, env: dict, collected: Collected, image: str, base_i
         with tempfile.TemporaryDirectory(prefix="v3ast-upload-") as staging:
             for number, (host, source) in enumerate(collected.uploads):
                 _upload(container, host, source, Path(staging) / str(number))
-        output = _run(["docker", "exec", container, "bash", "/tests/test.sh"], check=False)
+        _run(["docker", "exec", container, "bash", "-c", TEST_COMMAND], check=False)
+        output = _run(["docker", "exec", container, "cat", "/logs/verifier/test-stdout.txt"], check=False)
         return TrialResult(_read_json(container, "/logs/verifier/reward.json"),
                            _read_json(container, "/logs/verifier/verdict.json"), output, solve_output)
     finally:

@@ -233,11 +233,27 @@ def detect(name: str, context: DetectorContext) -> Verdict:
 
 
 def stop_everything_else() -> None:
-    """Nothing a judged program left running may write the reward after us."""
-    try:
-        os.kill(-1, signal.SIGKILL)
-    except ProcessLookupError:
-        pass
+    """Nothing a judged program left running may write the reward after us. The processes that started this one
+    (Harbor's exec, test.sh's shell) are spared: once they die Harbor reads the reward before it is written."""
+    spared = {1, *ancestry(os.getpid())}
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit() and int(entry.name) not in spared:
+            try:
+                os.kill(int(entry.name), signal.SIGKILL)
+            except (ProcessLookupError, PermissionError):
+                pass
+
+
+def ancestry(pid: int) -> list[int]:
+    chain = []
+    while pid > 1:
+        chain.append(pid)
+        try:
+            stat = Path(f"/proc/{pid}/stat").read_text(encoding="utf-8", errors="replace")
+        except OSError:
+            break
+        pid = int(stat.rsplit(")", 1)[1].split()[1])
+    return chain
 
 
 def write(path: Path, text: str) -> None:
