@@ -9,7 +9,7 @@ import threading
 import traceback
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from functools import partial
 from pathlib import Path
 from typing import Any, Literal
@@ -89,7 +89,7 @@ def plan(pairs: list[TaskPair], batch: str, runs: int) -> list[tuple[RunKey, Tas
 def write_settings(runs_root: Path, settings: BatchSettings) -> None:
     folder = Path(runs_root) / settings.name
     folder.mkdir(parents=True, exist_ok=True)
-    stamp = {"updated_at": datetime.now(timezone.utc).isoformat(), **settings.model_dump(mode="json")}
+    stamp = {"updated_at": datetime.now(UTC).isoformat(), **settings.model_dump(mode="json")}
     (folder / BATCH_FILE).write_text(json.dumps(stamp, indent=1), encoding="utf-8")
 
 
