@@ -9,14 +9,27 @@ from pathlib import Path
 import docker
 
 from authoring.errors import BadInput
-from authoring.executor import Done, Executor, Job, Shipment
+from authoring.executor import (
+    BatchIncomplete,
+    Done,
+    EngineLost,
+    Executor,
+    Job,
+    Shipment,
+    engine_answers,
+    resume_command,
+)
+from authoring.outcomes import Outcome
 from authoring.pairs.format import SideKind, TaskPair, content_hash, load_pair
 from authoring.pairs.validate import ReferenceCheck, check_reference, reference_jobs
 
 
 def check_shipped(kind: SideKind, reference: str, base_image: str, client: docker.DockerClient, folders: list[Path],
                   stop) -> ReferenceCheck:
-    return check_reference(client, load_pair(folders[0]), kind, reference, base_image)
+    check = check_reference(client, load_pair(folders[0]), kind, reference, base_image)
+    if (check.error or check.observed is Outcome.UNRESOLVED) and (why := engine_answers(client)):
+        raise EngineLost(f"the Docker engine stopped answering during the run ({why})")
+    return check
 
 
 def validate_on(executor: Executor, pairs: list[TaskPair], *, base_image: str, workers: int = 2,
@@ -38,6 +51,14 @@ def validate_on(executor: Executor, pairs: list[TaskPair], *, base_image: str, w
         results[id(finished.job)] = finished.value if finished.error is None else ReferenceCheck(
             pair.id, kind, reference, pair.side(kind).expected(reference), None, None, error=finished.error_line())
         checked(results[id(finished.job)])
+        if isinstance(finished.error, EngineLost) and executor.name == "local":
+            raise finished.error  # this machine's engine is gone: schedule nothing more
 
-    executor.run(jobs, done, workers=workers, base_image=base_image)
+    try:
+        executor.run(jobs, done, workers=workers, base_image=base_image)
+    except EngineLost as lost:
+        checked_count = sum(1 for check in results.values() if check.run is not None)
+        raise BatchIncomplete(f"validation stopped short: {checked_count} of {len(jobs)} reference path(s) checked "
+                              f"before an infrastructure error ({lost}); nothing left is a verdict; run again with: "
+                              f"{resume_command()}") from None
     return [results[id(job)] for job in jobs]

@@ -56,3 +56,24 @@ def test_a_batch_that_loses_its_engine_stops_with_a_resume_line_and_the_rerun_fi
     left = [c.name for c in docker_client.containers.list(all=True, sparse=True, filters={"label": RUN_LABEL})
             if (c.attrs.get("Labels") or {}).get(OWNER_LABEL, "").endswith(f":{first.pid}")]
     assert left == []
+
+
+def test_validation_that_loses_its_engine_stops_in_one_line_instead_of_failing_every_path(docker_client, base_image,
+                                                                                           tmp_path):
+    command = [sys.executable, "-c", "from v3ast.cli import main; main()", "validate", PAIR, "--workers", "1"]
+    env = {k: v for k, v in os.environ.items() if k != "DOCKER_HOST"} | {"V3AST_ROOT": str(SHIPPED.parent)}
+    proxy = EngineProxy(tmp_path / "engine.sock")
+    run = subprocess.Popen(command, env=env | {"DOCKER_HOST": proxy.url}, stdout=subprocess.PIPE,
+                           stderr=subprocess.PIPE, text=True)
+    deadline = time.monotonic() + 150
+    progress = []
+    while not progress and time.monotonic() < deadline and run.poll() is None:
+        progress = [line for line in (run.stderr.readline(),) if line.startswith("[")]
+    proxy.lose()
+    stdout, stderr = run.communicate(timeout=120)
+    assert run.returncode == 1, stdout + stderr
+    assert "Traceback" not in stdout + stderr
+    [line] = [line for line in stderr.splitlines() if line.startswith("error:")]
+    assert "validation stopped short:" in line and "(the Docker engine stopped answering" in line, line
+    assert line.endswith(f"run again with: v3ast validate {PAIR} --workers 1"), line
+    assert stderr.count("FAIL") <= 1, stderr  # the run the engine was lost in, not every path after it
