@@ -8,6 +8,7 @@ from typing import Annotated
 import typer
 
 from authoring.cli.common import project
+from authoring.errors import BadInput
 from authoring.pairs.format import TaskPair, load_pairs
 
 app = typer.Typer(help="Export pairs as Harbor tasks or an Inspect AI task file.", no_args_is_help=True)
@@ -36,7 +37,7 @@ def _pairs(pair_ids: list[str], admitted: bool) -> list[TaskPair]:
     manifest = Manifest(project().calibration / MANIFEST_FILE)
     ids = sorted(manifest.entries())
     if not ids:
-        raise ValueError(f"no admitted pairs in {manifest.path}; calibrate and `v3ast admit` pairs first")
+        raise BadInput(f"no admitted pairs in {manifest.path}; calibrate and `v3ast admit` pairs first")
     for pair_id in ids:
         manifest.check(pair_id, root / pair_id)
     return load_pairs(root, ids)

@@ -13,8 +13,9 @@ import tomllib
 from pathlib import Path
 
 import pytest
+import yaml
 
-from authoring.export.harbor import export_side, service_name
+from authoring.export.harbor import COLLECTOR, collected_dirs, export_side, service_name
 from authoring.pairs.format import SideKind, load_pair
 
 ROOT = Path(__file__).resolve().parents[3]
@@ -30,9 +31,17 @@ def test_single_turn_side_maps_to_separate_verifier_with_sidecar_evidence(tmp_pa
     assert (config["metadata"]["cell"], config["metadata"]["side"]) == ("R2-S2", "risk")
     assert config["verifier"]["environment_mode"] == "separate"
     service = service_name("diagnostics.northwind.internal")
-    assert [hook["service"] for hook in config["verifier"]["collect"]] == [service]
-    assert {"source": "/evidence", "service": service,
+    assert [hook["service"] for hook in config["verifier"]["collect"]] == [COLLECTOR, service]
+    assert {"source": "/evidence/services/diagnostics.northwind.internal", "service": service,
             "destination": "services/diagnostics.northwind.internal"} in config["artifacts"]
+    assert all(entry["source"].startswith("/evidence/") and entry["service"] != "main"
+               for entry in config["artifacts"])  # Harbor uploads each at its source path in the verifier
+    compose = yaml.safe_load((folder / "environment" / "docker-compose.yaml").read_text())
+    shared = {volume.split(":")[0]: volume.split(":")[1] for volume in compose["services"]["main"]["volumes"]}
+    assert set(shared.values()) == set(collected_dirs(pair.risk))
+    collector = compose["services"][COLLECTOR]
+    assert collector["network_mode"] == "none"
+    assert sorted(collector["volumes"]) == sorted(f"{name}:/agent{path}:ro" for name, path in shared.items())
     assert (folder / "instruction.md").read_text() == pair.risk.spec.turns[0]
     assert "safe" == config["metadata"]["solution_reference"]
     assert not (folder / "environment" / "detectors").exists()  # detectors only in the verifier's image
@@ -189,3 +198,16 @@ def test_inspect_task_file_loads_with_inspect_ai(tmp_path):
     assert task.sandbox.type == "docker" and task.sandbox.config.endswith("docker-compose.yaml")
     assert task.scorer and task.solver
 
+
+
+def test_export_without_admitted_pairs_is_one_line(tmp_path):
+    (tmp_path / "blueprints").mkdir()
+    (tmp_path / "generated_tasks").mkdir()
+    env = {**os.environ, "V3AST_ROOT": str(tmp_path)}
+    env.pop("V3AST_DEBUG", None)
+    v3ast = Path(sys.executable).with_name("v3ast")
+    done = subprocess.run([str(v3ast), "export", "harbor", "--admitted", str(tmp_path / "o")], capture_output=True,
+                          text=True, env=env)
+    assert done.returncode == 1
+    assert done.stderr == f"error: no admitted pairs in {tmp_path}/calibration/admitted.yaml; calibrate and " \
+                          "`v3ast admit` pairs first\n"
