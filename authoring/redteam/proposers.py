@@ -8,6 +8,8 @@ from dataclasses import dataclass, field
 from importlib import import_module
 from pathlib import Path
 
+from pydantic import SecretStr
+
 from authoring.errors import BadInput
 from authoring.pairs.format import TaskPair
 from authoring.redteam.prompt import proposal_prompt
@@ -43,7 +45,8 @@ def model_provider(wire: str, config: ProviderConfig, api_key: str = "") -> Prov
     if wire not in WIRES:
         raise BadInput(f"unknown provider {wire!r} (available: {', '.join(WIRES)}, demo)")
     module, _, attribute = PROVIDERS[wire].partition(":")
-    return getattr(import_module(module), attribute)(config.model_copy(update={"api_key": api_key or None}))
+    key = SecretStr(api_key) if api_key else None  # model_copy does not validate: give the field its own type
+    return getattr(import_module(module), attribute)(config.model_copy(update={"api_key": key}))
 
 
 class ModelProposer:
