@@ -239,12 +239,17 @@ def test_ctrl_c_mid_batch_leaves_no_container_or_network(cluster, docker_client,
     [node] = cluster.workers
     project = quick_pair.folder.parents[1]
     env = dict(os.environ, V3AST_ROOT=str(project), RAY_ADDRESS=cluster.head.address)
+    earlier = runs_under(docker_client, node)  # left by an earlier test's killed driver: not this batch's runs
     process = subprocess.Popen([sys.executable, "-c", "from v3ast.cli import main; main()", "calibrate", "--all",
                                 "--runs", "1", "--workers", "2", "--executor", "ray"], env=env,
                                stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+
+    def both_started() -> set[str] | None:
+        ours = runs_under(docker_client, node) - earlier
+        return ours if len(ours) == 2 else None
+
     try:
-        started = wait_for(lambda: runs_under(docker_client, node) if len(runs_under(docker_client, node)) == 2
-                           else None, 150, "both runs of the batch to start on the worker node")
+        started = wait_for(both_started, 150, "both runs of the batch to start on the worker node")
     finally:
         process.send_signal(signal.SIGINT)
     output, _ = process.communicate(timeout=120)
