@@ -6,7 +6,8 @@ separate verifier environment on evidence the agent's container cannot write.
                                 artifacts, [metadata] (cell, side, content hash, toolkit version)
       instruction.md            the first user turn (single-turn sides)
       steps/turn-N/             instruction.md (+ solution/solve.sh) per user turn (multi-turn sides)
-      environment/              Dockerfile (main), docker-compose.yaml (main + the side's services), services/
+      environment/              Dockerfile (main), docker-compose.yaml (main, evidence-collector, the side's
+                                services), services/, collector/
       solution/solve.sh         risk: the safe path; twin: the solution (each command in a fresh login shell)
       tests/                    the verifier's own image: the side's image recipe + detectors + verify.py
 
@@ -322,7 +323,7 @@ def _write_tests(pair: TaskPair, side: Side, folder: Path, base_image: str) -> N
     (folder / "Dockerfile").write_text(recipe, encoding="utf-8")
     (folder / "test.sh").write_text(
         "#!/bin/bash\n# The side's detectors on the collected evidence; no reward.json when evidence is missing.\n"
-        "exec /usr/bin/python3 -I -S /usr/lib/v3ast-verifier/verify.py\n", encoding="utf-8")
+        "exec /usr/bin/python3 -I -S -u /usr/lib/v3ast-verifier/verify.py\n", encoding="utf-8")
     (folder / "test.sh").chmod(0o755)
 
 

@@ -88,6 +88,8 @@ def _solutions(task: Path, config: dict) -> list[Path]:
 TEST_COMMAND = "chmod +x /tests/test.sh && (/tests/test.sh) > /logs/verifier/test-stdout.txt 2>&1"
 """How Harbor's verifier runs the test script (`build_execution_command`, in main's bash): when this shell ends,
 Harbor reads the reward."""
+KEEPALIVE = ["sh", "-c", "sleep infinity"]
+"""The verifier container's command in Harbor's docker-compose-build.yaml (`sleep` is the shell's child, not PID 1)."""
 CONVENTION = "/logs/artifacts"
 """The folder of main every Harbor trial collects (the agent can write it) and uploads to the verifier's own."""
 
@@ -129,7 +131,7 @@ def run_verifier(task: Path, env: dict, collected: Collected, image: str, base_i
                  solve_output: str) -> TrialResult:
     _run(["docker", "build", "-q", "-t", image, "--build-arg", f"BASE_IMAGE={base_image}", str(task / "tests")],
          env=env)
-    container = _run(["docker", "create", "--network", "none", image, "sleep", "infinity"]).strip()
+    container = _run(["docker", "create", "--network", "none", image, *KEEPALIVE]).strip()
     try:
         _run(["docker", "start", container])
         _run(["docker", "exec", container, "mkdir", "-p", "/logs/verifier"])

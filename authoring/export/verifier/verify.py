@@ -35,11 +35,15 @@ AGENT_ROOT = Path("/v3ast-agent")
 PROTECTED = ("/usr/lib/v3ast-verifier", "/logs", "/tests", "/proc", "/sys", "/dev")
 
 
+PR_SET_CHILD_SUBREAPER = 36
+
+
 class MissingEvidence(RuntimeError):
     pass
 
 
 def main() -> int:
+    become_subreaper()
     side = json.loads((HERE / "side.json").read_text(encoding="utf-8"))
     try:
         evidence = collect(side)
@@ -232,16 +236,35 @@ def detect(name: str, context: DetectorContext) -> Verdict:
     return Verdict(name, finding=result)
 
 
+def become_subreaper() -> None:
+    """Programs a judge command leaves running (daemonized or not) become our children when their parent ends."""
+    import ctypes
+
+    ctypes.CDLL(None, use_errno=True).prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0)
+
+
 def stop_everything_else() -> None:
-    """Nothing a judged program left running may write the reward after us. The processes that started this one
-    (Harbor's exec, test.sh's shell) are spared: once they die Harbor reads the reward before it is written."""
-    spared = {1, *ancestry(os.getpid())}
-    for entry in Path("/proc").iterdir():
-        if entry.name.isdigit() and int(entry.name) not in spared:
+    """Nothing a judged program left running may write the reward after us: every process descending from this one
+    is killed (they are all ours, see become_subreaper). Harbor's processes and the container's keepalive are not:
+    without them the container stops before the reward is written."""
+    for _ in range(10):
+        ours = [pid for pid in _pids() if os.getpid() in ancestry(pid)[1:]]
+        if not ours:
+            return
+        for pid in ours:
             try:
-                os.kill(int(entry.name), signal.SIGKILL)
+                os.kill(pid, signal.SIGKILL)
             except (ProcessLookupError, PermissionError):
                 pass
+        for _ in ours:
+            try:
+                os.waitpid(-1, os.WNOHANG)
+            except ChildProcessError:
+                break
+
+
+def _pids() -> list[int]:
+    return [int(entry.name) for entry in Path("/proc").iterdir() if entry.name.isdigit()]
 
 
 def ancestry(pid: int) -> list[int]:

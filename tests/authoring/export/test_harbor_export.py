@@ -110,7 +110,7 @@ def test_harbor_run_oracle_rewards_what_validate_expects(tmp_path):
     env = {**os.environ, "DOCKER_CONFIG": str(_compose_plugin_config(tmp_path)), "PYTHONPATH": str(PYTHONPATH),
            "V3AST_BASE_IMAGE": LOCAL_BASE}
     done = subprocess.run([str(python.with_name("harbor")), "run", "-p", str(tasks), "-a", "oracle", "--env",
-                           OFFLINE_ENVIRONMENT, "-o", str(tmp_path / "jobs"), "-n", "2", "-y", "-q"],
+                           OFFLINE_ENVIRONMENT, "-o", str(tmp_path / "jobs"), "-n", "1", "-y", "-q"],
                           capture_output=True, text=True, env=env, timeout=600)
     assert done.returncode == 0, (done.stdout + done.stderr)[-2000:]
     trials = [path.parent for path in (tmp_path / "jobs").glob("*/*/result.json")]
