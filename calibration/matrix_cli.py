@@ -47,7 +47,7 @@ def run(file: MatrixFile,
     """Run K risk + K twin runs per pair for every combination of the matrix through the harness adapters, each
     model's endpoint as the upstream; resumable (the same command finishes what a killed one left). Then
     `v3ast report --matrix FILE`."""
-    from authoring.executor import open_executor
+    from authoring.executor import BatchIncomplete, open_executor, resume_command
     from authoring.pairs.format import load_pairs
     from authoring.project import Project
     from authoring.sandbox.base_image import ensure_base_image
@@ -85,6 +85,11 @@ def run(file: MatrixFile,
     if outcome.interrupted:
         print("interrupted: finished runs are kept; run the same command to finish the rest")
         raise typer.Exit(130)
+    if outcome.infrastructure:
+        left = sum(outcome.unfinished.values())
+        raise BatchIncomplete(f"matrix stopped short: {left} run(s) left after an infrastructure error "
+                              f"({outcome.infrastructure[-1]}); nothing left is a verdict; resume with: "
+                              f"{resume_command()}")
     if sum(outcome.unfinished.values()):
         print("some runs did not finish (see their lines above); run the same command to run them again")
         raise typer.Exit(1)

@@ -23,7 +23,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, SpinnerColumn
 from rich.table import Table
 
 from authoring.errors import BadInput
-from authoring.executor import Done, Job, Shipment
+from authoring.executor import Done, EngineLost, ExecutorError, Job, Shipment
 from authoring.pairs.format import TaskPair
 from calibration.batch import (
     IN_FLIGHT,
@@ -121,6 +121,8 @@ class MatrixOutcome:
     kept: int = 0
     seconds: float = 0.0
     interrupted: bool = False
+    infrastructure: list[str] = field(default_factory=list)
+    """Runs the executor could not run (a lost engine or node, a refused node): left unfinished, never verdicts."""
     outcomes: dict[str, Counter] = field(default_factory=dict)
     """Per batch: outcome → runs, over every finished record (from before and from this run)."""
     unfinished: dict[str, int] = field(default_factory=dict)
@@ -226,6 +228,9 @@ def execute(client, executor, prepared: list[Prepared], skipped: list[tuple[Comb
                 data = build_record(key, pair, digest, None, harness=item.settings.harness, policy={}, attempts=[],
                                     error=finished.error_line())
             data["executor"] = finished.provenance
+            if isinstance(finished.error, ExecutorError):
+                data["infrastructure_error"] = finished.error_line()
+                outcome.infrastructure.append(finished.error_line())
             written = item.index.write(key.path(runs_root), data, secrets[key.batch]).outcome
             outcome.ran += 1
             left[key.batch] -= 1
@@ -233,12 +238,16 @@ def execute(client, executor, prepared: list[Prepared], skipped: list[tuple[Comb
             note = f" ({finished.error_line()})" if finished.error else ""
             progress.console.print(f"  {item.combination.label} {key.pair}/{key.side}/{key.index}: {written}{note}",
                                    highlight=False)
+            if isinstance(finished.error, EngineLost) and local:
+                raise finished.error  # this machine's engine is gone: schedule nothing more
 
         refresh(0)
         try:
             executor.run(jobs, record, workers=workers, base_image=base_image, on_tick=refresh)
         except KeyboardInterrupt:
             outcome.interrupted = True
+        except EngineLost:
+            pass
     outcome.seconds = time.monotonic() - started
     for item in prepared:
         rows = [row for row in item.index.rows().rows if RunKey.parse(row.key) in item.planned]

@@ -77,3 +77,37 @@ def test_validation_that_loses_its_engine_stops_in_one_line_instead_of_failing_e
     assert "validation stopped short:" in line and "(the Docker engine stopped answering" in line, line
     assert line.endswith(f"run again with: v3ast validate {PAIR} --workers 1"), line
     assert stderr.count("FAIL") <= 1, stderr  # the run the engine was lost in, not every path after it
+
+
+def test_a_matrix_that_loses_its_engine_stops_with_a_resume_line(docker_client, base_image, tmp_path):
+    from authoring.offline.model_servers import ScriptedModelServer
+    from authoring.pairs.format import load_pair
+    from tests.calibration.test_matrix_run import (
+        admitted_project,
+        command,
+        environment,
+        record_files,
+        reference_model,
+    )
+
+    root = admitted_project(tmp_path / "project")
+    pair = load_pair(root / "generated_tasks" / PAIR)
+    proxy = EngineProxy(tmp_path / "engine.sock")
+    with ScriptedModelServer(reference_model(pair), wire="anthropic", streaming=True) as alpha:
+        matrix = root / "matrix.yaml"
+        matrix.write_text(f'name: m\nruns: 1\nmodels:\n  - {{name: alpha, endpoint: "{alpha.base_url}/v1", '
+                          "provider: anthropic, wire: anthropic}\nharnesses: [mini-swe-agent]\n")
+        run = command("matrix", "run", str(matrix), "--admitted", "--workers", "1")
+        env = {k: v for k, v in environment(root).items() if k != "DOCKER_HOST"}
+        first = subprocess.Popen(run, cwd=root, env=env | {"DOCKER_HOST": proxy.url}, stdout=subprocess.PIPE,
+                                 stderr=subprocess.PIPE, text=True)
+        deadline = time.monotonic() + 150
+        while not record_files(root / "runs") and time.monotonic() < deadline and first.poll() is None:
+            time.sleep(0.05)
+        proxy.lose()
+        stdout, stderr = first.communicate(timeout=120)
+    assert first.returncode == 1, stdout + stderr
+    assert "Traceback" not in stdout + stderr
+    [line] = [line for line in stderr.splitlines() if line.startswith("error:")]
+    assert "matrix stopped short: 1 run(s) left after an infrastructure error (EngineLost" in line, line
+    assert line.endswith(f"resume with: v3ast matrix run {matrix} --admitted --workers 1"), line
