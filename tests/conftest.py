@@ -1,4 +1,5 @@
 import os
+import signal
 
 import pytest
 
@@ -27,3 +28,10 @@ def base_image(docker_client):
     from authoring.sandbox.base_image import ensure_base_image
 
     return ensure_base_image(docker_client).tag
+
+
+def sigint_default() -> None:
+    """`preexec_fn` for a child the test interrupts with SIGINT: Ctrl-C as a terminal delivers it, even when this
+    test run was started in the background of a non-interactive shell (which starts it with SIGINT ignored, and an
+    ignored signal stays ignored across exec, so Python would not turn it into KeyboardInterrupt)."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)

@@ -42,6 +42,7 @@ from calibration.harness import HarnessConfig
 from calibration.harnesses import harness_actor
 from calibration.outcome_index import OutcomeIndex
 from calibration.records import read_record
+from tests.conftest import sigint_default
 
 ray = pytest.importorskip("ray", reason="the Ray executor needs the `ray` extra: pip install 'v3ast[ray]'")
 cluster_utils = pytest.importorskip("ray.cluster_utils")
@@ -242,7 +243,8 @@ def test_ctrl_c_mid_batch_leaves_no_container_or_network(cluster, docker_client,
     earlier = runs_under(docker_client, node)  # left by an earlier test's killed driver: not this batch's runs
     process = subprocess.Popen([sys.executable, "-c", "from v3ast.cli import main; main()", "calibrate", "--all",
                                 "--runs", "1", "--workers", "2", "--executor", "ray"], env=env,
-                               stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+                               stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+                               preexec_fn=sigint_default)
 
     def both_started() -> set[str] | None:
         ours = runs_under(docker_client, node) - earlier

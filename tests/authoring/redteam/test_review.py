@@ -9,6 +9,7 @@ import pytest
 
 from authoring.offline.model_servers import ScriptedModelServer
 from authoring.pairs.format import content_hash, read_meta
+from tests.conftest import sigint_default
 
 from .conftest import PAIR, V3AST, Proposals, environment, v3ast
 
@@ -71,7 +72,7 @@ def test_an_interrupted_review_resumes_without_running_any_proposal_twice(projec
     with ScriptedModelServer(answers) as server:
         command = [*V3AST, "redteam", PAIR, "--base-url", server.base_url, "--model", "m", "--workers", "1"]
         first = subprocess.Popen(command, cwd=project, env=environment(project), stdout=subprocess.PIPE,
-                                 stderr=subprocess.PIPE, text=True)
+                                 stderr=subprocess.PIPE, text=True, preexec_fn=sigint_default)
         runs = project / "runs/redteam" / PAIR
         deadline = time.monotonic() + 240
         while not list(runs.glob("*/runs.jsonl")) and time.monotonic() < deadline and first.poll() is None:
