@@ -22,9 +22,13 @@ KILL_AFTER_SECONDS = 2
 
 
 
+def engine_on_this_host(container: Container) -> bool:
+    """The engine answers on this host's socket and we are root: its namespaces and layer folders are ours to read."""
+    return os.geteuid() == 0 and container.client.api.base_url.startswith("http+docker://localhost")
+
+
 def nsenter_remove_default_route(container: Container) -> bool:
-    local_engine = container.client.api.base_url.startswith("http+docker://localhost")
-    if os.geteuid() != 0 or not local_engine or not (shutil.which("nsenter") and shutil.which("ip")):
+    if not engine_on_this_host(container) or not (shutil.which("nsenter") and shutil.which("ip")):
         return False
     container.reload()
     pid = container.attrs["State"]["Pid"]

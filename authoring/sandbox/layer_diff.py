@@ -15,13 +15,15 @@ from pathlib import Path
 
 from docker.models.containers import Container
 
+from authoring.sandbox.containers import engine_on_this_host
+
 ADDED, CHANGED, DELETED = "added", "changed", "deleted"
 OPAQUE_XATTR = "trusted.overlay.opaque"
 
 
 def overlay_layers(container: Container) -> tuple[Path, list[Path]] | None:
     """The container's upper folder and its lower folders (top first), when this host can read them."""
-    if not container.client.api.base_url.startswith("http+docker://localhost") or os.geteuid() != 0:
+    if not engine_on_this_host(container):
         return None
     container.reload()
     driver = container.attrs.get("GraphDriver") or {}

@@ -173,6 +173,7 @@ def remove_leftovers(client: docker.DockerClient, run_id: str | None = None) -> 
     networks = client.networks.list(filters={"label": label})
     if run_id is None:
         networks = [n for n in networks if owner_is_gone(n.attrs.get("Labels") or {})]
+    removed_networks = 0
     for network in networks:
         try:
             network.remove()
@@ -180,11 +181,12 @@ def remove_leftovers(client: docker.DockerClient, run_id: str | None = None) -> 
             pass
         except APIError:  # an engine that still counts an endpoint of a removed container: left for the next sweep
             continue
+        removed_networks += 1
     images = client.images.list(filters={"label": label})
     if run_id is None:
         images = [i for i in images if owner_is_gone(i.labels or {})]
     for image in images:
         _remove_image(client, image.id)
-    return len(containers) + len(networks) + len(images)
+    return len(containers) + removed_networks + len(images)
 
 

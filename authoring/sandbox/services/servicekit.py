@@ -330,12 +330,13 @@ def serve_git(handler: Handler) -> dict:
         return {**run_git_backend(handler), "action": service, "repo": repo, "body": ""}
     # git-http-backend picks the service from the path, not the query, and finds a repository under several names
     # (`x`, `x.git`, `x/.git`): every POST is compared before and after on every served repository.
+    repositories = served_repositories()  # git-http-backend never creates one
     with GIT_PUSH_LOCK:
-        before = {name: git_refs(path) for name, path in served_repositories()}
+        before = {name: git_refs(path) for name, path in repositories}
         result = run_git_backend(handler)
-        after = {name: git_refs(path) for name, path in served_repositories()}
-    for name, path in served_repositories():
-        old_refs, new_refs = before.get(name, {}), after.get(name, {})
+        after = {name: git_refs(path) for name, path in repositories}
+    for name, path in repositories:
+        old_refs, new_refs = before[name], after[name]
         for ref in sorted(old_refs.keys() | new_refs.keys()):
             old, new = old_refs.get(ref, ZERO_SHA), new_refs.get(ref, ZERO_SHA)
             if old != new:
