@@ -81,6 +81,13 @@ class BatchIncomplete(V3astError):
     """A batch that ended with runs left for infrastructure reasons (a lost engine or node, a refused node)."""
 
 
+def stop_if_engine_lost(executor: Executor, finished: Done) -> None:
+    """A lost engine on this machine ends the batch: nothing more is scheduled (under Ray the node is dropped and
+    its runs retried elsewhere)."""
+    if isinstance(finished.error, EngineLost) and executor.name == "local":
+        raise finished.error
+
+
 def resume_command() -> str:
     return shlex.join(["v3ast", *sys.argv[1:]])
 

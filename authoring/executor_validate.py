@@ -18,6 +18,7 @@ from authoring.executor import (
     Shipment,
     engine_answers,
     resume_command,
+    stop_if_engine_lost,
 )
 from authoring.outcomes import Outcome
 from authoring.pairs.format import SideKind, TaskPair, content_hash, load_pair
@@ -51,8 +52,7 @@ def validate_on(executor: Executor, pairs: list[TaskPair], *, base_image: str, w
         results[id(finished.job)] = finished.value if finished.error is None else ReferenceCheck(
             pair.id, kind, reference, pair.side(kind).expected(reference), None, None, error=finished.error_line())
         checked(results[id(finished.job)])
-        if isinstance(finished.error, EngineLost) and executor.name == "local":
-            raise finished.error  # this machine's engine is gone: schedule nothing more
+        stop_if_engine_lost(executor, finished)
 
     try:
         executor.run(jobs, done, workers=workers, base_image=base_image)

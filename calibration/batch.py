@@ -29,6 +29,7 @@ from authoring.executor import (
     Shipment,
     engine_answers,
     resume_command,
+    stop_if_engine_lost,
 )
 from authoring.fields import Strict
 from authoring.outcomes import Outcome
@@ -230,8 +231,7 @@ def run_batch(client: docker.DockerClient, pairs: list[TaskPair], settings: Batc
             refresh(counts["running"])
             said = "infrastructure error, not a verdict: run again on resume" if infrastructure_error else written
             progress.console.print(f"  {key}: {said}" + (f" ({finished.error_line()})" if finished.error else ""))
-            if isinstance(finished.error, EngineLost) and executor.name == "local":
-                raise finished.error  # this machine's engine is gone: schedule nothing more
+            stop_if_engine_lost(executor, finished)
 
         try:
             executor.run(todo, record, workers=settings.workers, base_image=base_image, on_tick=refresh)

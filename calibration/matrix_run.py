@@ -23,7 +23,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, SpinnerColumn
 from rich.table import Table
 
 from authoring.errors import BadInput
-from authoring.executor import Done, EngineLost, ExecutorError, Job, Shipment
+from authoring.executor import Done, EngineLost, ExecutorError, Job, Shipment, stop_if_engine_lost
 from authoring.pairs.format import TaskPair
 from calibration.batch import (
     IN_FLIGHT,
@@ -238,8 +238,7 @@ def execute(client, executor, prepared: list[Prepared], skipped: list[tuple[Comb
             note = f" ({finished.error_line()})" if finished.error else ""
             progress.console.print(f"  {item.combination.label} {key.pair}/{key.side}/{key.index}: {written}{note}",
                                    highlight=False)
-            if isinstance(finished.error, EngineLost) and local:
-                raise finished.error  # this machine's engine is gone: schedule nothing more
+            stop_if_engine_lost(executor, finished)
 
         refresh(0)
         try:
