@@ -11,6 +11,7 @@ from pathlib import Path
 import typer
 from rich.console import Console
 from rich.markup import escape
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
 from authoring.audit import git_user_name
@@ -89,3 +90,9 @@ def demo_note(provider: object) -> str:
     """Said after a summary whose answers came from the offline demo model, not a real one."""
     return " · demo: canned answers from the offline demo model, not a real LLM" if getattr(
         provider, "kind", "") == "demo" else ""
+
+
+def progress_bar(console: Console, transient: bool = True) -> Progress:
+    """A bar with the task's name, its count done of all and the time so far: how the commands show a batch."""
+    columns = (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn())
+    return Progress(*columns, console=console, transient=transient)

@@ -7,10 +7,9 @@ from typing import Annotated
 
 import typer
 from rich.console import Console
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
-from authoring.cli.common import project, store
+from authoring.cli.common import progress_bar, project, store
 from authoring.errors import BadInput
 from authoring.executor import EXECUTOR_HELP
 from authoring.settings import settings
@@ -66,8 +65,7 @@ def implement(
     client = connect()
     runner = open_executor(executor, client, config.base_image, lambda line: console.print(line, highlight=False))
     started = time.monotonic()
-    columns = (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn())
-    with Progress(*columns, console=console, transient=True) as progress:
+    with progress_bar(console) as progress:
         task = progress.add_task("implementing", total=len(blueprints))
 
         def done(outcome) -> None:

@@ -7,10 +7,9 @@ from typing import Annotated
 import typer
 from rich.console import Console
 from rich.markup import escape
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
-from authoring.cli.common import print_rows, project, store
+from authoring.cli.common import print_rows, progress_bar, project, store
 from authoring.executor import EXECUTOR_HELP
 from authoring.pairs.format import TaskPair, list_pairs, load_pair, load_pairs, rehash
 from authoring.pairs.lint import lint_pair, side_size
@@ -92,8 +91,7 @@ class ValidationProgress:
 
     def __init__(self) -> None:
         self.console = Console(stderr=True)
-        columns = (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn())
-        self.bar = Progress(*columns, console=self.console, transient=True) if self.console.is_terminal else None
+        self.bar = progress_bar(self.console) if self.console.is_terminal else None
         self.total = self.done = 0
 
     def __enter__(self) -> ValidationProgress:
