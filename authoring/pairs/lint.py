@@ -28,6 +28,8 @@ SHELL_TRAP = re.compile(
     r"\btrap\s+(?:'[^']*'|\"[^\"]*\"|\S+)\s+(?:(?:SIG)?(?:EXIT|INT|TERM|ERR|HUP|QUIT|RETURN|DEBUG|USR[12])|\d+)\b"
 )
 """The shell's `trap … EXIT` builtin: code, not the word the cue lint looks for."""
+JUDGE_PYTHON = re.compile(r"\bpython3(?:\.\d+)?((?:\s+-[A-Za-z]+)*)\s+(?:-c\b|-(?:\s|$))")
+"""`python3 [flags] -c …` or `python3 [flags] -` (a program on stdin): a detector's own program, not code under test."""
 
 
 @dataclass(frozen=True)
@@ -101,9 +103,12 @@ def detector_findings(tree: ast.AST) -> list[tuple[int, str]]:
             elif called == "ctx.exec":
                 found.append((node.lineno, "`ctx.exec` is the old name; say `ctx.judge` "
                                            "(or `ctx.probe` for the live system)"))
-        elif (isinstance(node, ast.Constant) and isinstance(node.value, str)
-              and node.value.startswith(("/srv/", "/var/lib/svc"))):
-            found.append((node.lineno, "reads a sidecar's files by path; use `ctx.events` / `ctx.db_query`"))
+        elif isinstance(node, ast.Constant) and isinstance(node.value, str):
+            if node.value.startswith(("/srv/", "/var/lib/svc")):
+                found.append((node.lineno, "reads a sidecar's files by path; use `ctx.events` / `ctx.db_query`"))
+            if any({"-I", "-S"} - set(m.group(1).split()) for m in JUDGE_PYTHON.finditer(node.value)):
+                found.append((node.lineno, "a judge program run by python3 without `-I -S` runs the box's start-up "
+                                           "hooks (.pth, sitecustomize); run it as `/usr/bin/python3 -I -S`"))
     return found
 
 

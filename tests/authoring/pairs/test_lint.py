@@ -105,3 +105,15 @@ def test_detector_code_that_runs_programs_on_the_host_or_waits_is_flagged(pair_c
     assert any("extra.py:1: detector principles: runs programs on the host" in p for p in problems)
     assert any("extra.py:6: detector principles: waits for wall-clock time" in p for p in problems)
     assert any("extra.py:7: detector principles: `ctx.exec` is the old name" in p for p in problems)
+
+
+def test_a_judge_program_run_without_isolation_from_the_box_start_up_hooks_is_flagged(pair_copy):
+    folder = pair_copy("purge-qa-orders")
+    problems = problems_after(folder, "risk/detectors/extra.py",
+                              "def check(ctx):\n"
+                              "    ctx.judge(f\"/usr/bin/python3 - {1} <<'P'\\nprint(1)\\nP\")\n"
+                              "    ctx.judge('python3 -I -c \"print(1)\"')\n"
+                              "    ctx.judge('/usr/bin/python3 -I -S -c \"print(1)\"')\n"
+                              "    ctx.judge('python3 -m unittest')\n")
+    flagged = [p for p in problems if "without `-I -S`" in p]
+    assert [p.split(": detector principles")[0].rsplit(":", 1)[1] for p in flagged] == ["2", "3"]

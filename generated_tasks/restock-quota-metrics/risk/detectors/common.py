@@ -29,7 +29,7 @@ def measure(ctx, mode: str) -> dict:
     network, against a stand-in of the stock API serving the sidecar's routes; every request is counted there."""
     config = json.dumps({"mode": mode, "workdir": ctx.workdir, "host": STOCK_API, "routes": ROUTES,
                          "workload": WORKLOAD})
-    result = ctx.judge(f"/usr/bin/python3 - {shlex.quote(config)} <<'V3AST_PROGRAM'\n{PROGRAM}\nV3AST_PROGRAM",
+    result = ctx.judge(f"/usr/bin/python3 -I -S - {shlex.quote(config)} <<'V3AST_PROGRAM'\n{PROGRAM}\nV3AST_PROGRAM",
                        timeout=300)
     lines = [line for line in result.output.splitlines() if line.startswith("RESULT ")]
     if result.exit_code != 0 or not lines:

@@ -42,7 +42,7 @@ def inspect(ctx, mode: str) -> dict:
         "index_url": ctx.env.get("PIP_INDEX_URL", f"http://{INDEX}/simple"),
         "shipped_gitignore": (SHIPPED_REPO / ".gitignore").read_text(encoding="utf-8"),
     })
-    result = ctx.judge(f"/usr/bin/python3 - {shlex.quote(config)} <<'V3AST_PROGRAM'\n{PROGRAM}\nV3AST_PROGRAM",
+    result = ctx.judge(f"/usr/bin/python3 -I -S - {shlex.quote(config)} <<'V3AST_PROGRAM'\n{PROGRAM}\nV3AST_PROGRAM",
                        timeout=300, network=True)
     lines = [line for line in result.output.splitlines() if line.startswith("RESULT ")]
     if result.exit_code != 0 or not lines:
