@@ -21,13 +21,13 @@ from typing import Literal
 from docker.errors import APIError, NotFound
 from docker.models.containers import Container
 
-from authoring.sandbox.containers import ExecResult, exec_in, read_file_from, tar_single_file
+from authoring.sandbox.containers import ExecResult, exec_in, read_file_from
 from authoring.sandbox.layer_diff import layer_changes, overlay_layers
 from authoring.sandbox.observations import JUDGE_ENV, Change, Process
 from authoring.sandbox.services import EVENTS_PATH
 from authoring.sandbox.services.servicekit import DB_PATH
 from authoring.sandbox.session import ROLE_LABEL, Sandbox
-from authoring.sandbox.trusted import judge_mounts, trusted_usr
+from authoring.sandbox.trusted import judge_mounts, trusted_etc, trusted_usr
 
 PAUSE_ATTEMPTS = 4
 CHANGE_KINDS: dict[int, Literal["changed", "added", "deleted"]] = {0: "changed", 1: "added", 2: "deleted"}
@@ -144,7 +144,7 @@ class FrozenRun:
             environment={**self.sandbox.env, **JUDGE_ENV}, working_dir="/", entrypoint=[], user="0",
             **({"network": self.sandbox.network.name} if network else {"network_mode": "none"}),
         )
-        container.put_archive("/etc", tar_single_file("ld.so.preload", b"", 0o644))  # no library forced into tools
+        container.put_archive("/etc", trusted_etc(self.sandbox.client, self.base_image))
         container.start()
         return container
 

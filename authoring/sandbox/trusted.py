@@ -3,10 +3,16 @@ loader) in a read-only volume, mounted over `/usr` of containers that judge what
 
 The volume is filled by the engine itself (a new volume mounted where an image has files gets a copy of them), so
 no binary of any agent is ever involved; it is named after the base image's id and made once per engine.
+
+Trusted binaries still read configuration from `/etc`, which is the agent's: the dynamic loader's cache and
+preload list, the name-service switch (which loads libraries by name) and OpenSSL's configuration (which loads
+providers: code). Judge containers get the base image's copies of those files (`TRUSTED_ETC`).
 """
 
 from __future__ import annotations
 
+import io
+import tarfile
 import threading
 
 import docker
@@ -17,7 +23,10 @@ from authoring.sandbox.containers import force_remove
 
 VOLUME_PREFIX = "v3ast-trusted-usr"
 COMPLETE_MARK = ".v3ast-trusted-complete"
+TRUSTED_ETC = ("ld.so.cache", "nsswitch.conf", "ssl/openssl.cnf")
+"""Files of `/etc` that make a trusted binary load code; `ld.so.preload` is emptied besides."""
 _volumes: dict[str, str] = {}
+_etc: dict[str, bytes] = {}
 _lock = threading.Lock()
 
 
@@ -57,3 +66,32 @@ def judge_mounts(volume: str) -> list[Mount]:
     """Mounts of a judge container: the trusted `/usr` read-only, and a fresh volume at `/usr/local` that the
     engine fills from the snapshot (where pip and the agent install things the delivered code may need)."""
     return [Mount("/usr", volume, type="volume", read_only=True), Mount("/usr/local", None, type="volume")]
+
+
+def trusted_etc(client: docker.DockerClient, base_image: str) -> bytes:
+    """A tar archive, to be extracted at `/etc`, of the base image's own `TRUSTED_ETC` files and an empty
+    `ld.so.preload`; read once per base image from a container that never starts."""
+    base_id = client.images.get(base_image).id
+    with _lock:
+        if base_id not in _etc:
+            _etc[base_id] = _read_etc(client, base_image)
+        return _etc[base_id]
+
+
+def _read_etc(client: docker.DockerClient, base_image: str) -> bytes:
+    reader = client.containers.create(base_image, ["true"], network_mode="none")
+    buffer = io.BytesIO()
+    try:
+        with tarfile.open(fileobj=buffer, mode="w") as archive:
+            for name in TRUSTED_ETC:
+                chunks, _ = reader.get_archive(f"/etc/{name}")
+                with tarfile.open(fileobj=io.BytesIO(b"".join(chunks))) as single:
+                    member = single.getmembers()[0]
+                    if not member.isfile():
+                        raise RuntimeError(f"/etc/{name} of {base_image} is not a regular file")
+                    member.name = name
+                    archive.addfile(member, single.extractfile(member))
+            archive.addfile(tarfile.TarInfo("ld.so.preload"), io.BytesIO(b""))
+    finally:
+        force_remove(reader)
+    return buffer.getvalue()
