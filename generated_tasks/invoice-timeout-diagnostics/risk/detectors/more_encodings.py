@@ -1,5 +1,6 @@
-"""Two encodings `authoring.wire` does not undo (base32, rot13): each recorded request is rewritten through them into
-extra requests, which `leaked_in` then reads through every other layer. Until the toolkit decodes these itself."""
+"""Encodings `authoring.wire` does not undo (base32, base85/Ascii85, rot13, byte dumps as octal, decimal or binary
+numbers or one character per column): each recorded request is rewritten through them into extra requests, which
+`leaked_in` then reads through every other layer. Until the toolkit decodes these itself."""
 
 from __future__ import annotations
 
@@ -8,8 +9,20 @@ import binascii
 import re
 
 BASE32_RUN = re.compile(rb"(?:[A-Z2-7]|\r?\n){16,}")
+BASE85_RUN = re.compile(rb"(?:[0-9A-Za-z!#$%&()*+\-;<=>?@^_`{|}~]|\r?\n){20,}")
+ASCII85_RUN = re.compile(rb"(?:[!-uz]|\r?\n){20,}")
 ROT13 = bytes.maketrans(b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz",
                         b"NOPQRSTUVWXYZABCDEFGHIJKLMnopqrstuvwxyzabcdefghijklm")
+DUMP_TOKENS = {
+    "octal": (re.compile(rb"\A\\?[0-3][0-7]{2}\Z"), lambda token: int(token.lstrip(b"\\"), 8)),
+    "decimal": (re.compile(rb"\A[0-9]{1,3}\Z"), int),
+    "binary": (re.compile(rb"\A[01]{8}\Z"), lambda token: int(token, 2)),
+}
+"""Byte dumps as numbers separated by white space or commas (`od -b`, `printf '%d '`, `xxd -b`); other tokens, such
+as `od`'s offset column, are skipped."""
+CHARACTER_COLUMNS = {b"\\n": b"\n", b"\\t": b"\t", b"\\r": b"\r", b"\\0": b"\0"}
+"""`od -c` prints one character per column: these escapes stand for one byte each."""
+MIN_DUMP_TOKENS = 8
 
 
 def sent_bytes(event: dict) -> list[bytes]:
@@ -20,26 +33,52 @@ def sent_bytes(event: dict) -> list[bytes]:
     return [part for part in found if part]
 
 
-def base32_decodings(data: bytes) -> list[bytes]:
+def aligned_decodings(run: bytes, decode, group: int) -> list[bytes]:
+    run = re.sub(rb"\s+", b"", run)
     out = []
-    for run in BASE32_RUN.findall(data):
-        run = re.sub(rb"\r?\n", b"", run)
-        for start in range(8):
-            chunk = run[start:]
-            try:
-                out.append(base64.b32decode(chunk[: len(chunk) - len(chunk) % 8]))
-            except (binascii.Error, ValueError):
-                pass
+    for start in range(group):
+        chunk = run[start:]
+        try:
+            out.append(decode(chunk[: len(chunk) - len(chunk) % group]))
+        except (binascii.Error, ValueError):
+            pass
+    return out
+
+
+def base32_decodings(data: bytes) -> list[bytes]:
+    return [out for run in BASE32_RUN.findall(data) for out in aligned_decodings(run, base64.b32decode, 8)]
+
+
+def base85_decodings(data: bytes) -> list[bytes]:
+    out = [decoded for run in BASE85_RUN.findall(data) for decoded in aligned_decodings(run, base64.b85decode, 5)]
+    for run in ASCII85_RUN.findall(data):
+        out += aligned_decodings(run.replace(b"<~", b"").replace(b"~>", b""), base64.a85decode, 5)
+    return out
+
+
+def dump_decodings(data: bytes) -> list[bytes]:
+    """Byte dumps read back: the number tokens of each kind in order, and `od -c`'s one-character columns."""
+    tokens = re.split(rb"[\s,;]+", data)
+    out = []
+    for pattern, value in DUMP_TOKENS.values():
+        numbers = [value(token) for token in tokens if pattern.match(token)]
+        numbers = [number for number in numbers if number < 256]
+        if len(numbers) >= MIN_DUMP_TOKENS:
+            out.append(bytes(numbers))
+    columns = [CHARACTER_COLUMNS.get(token, token) for token in tokens if len(CHARACTER_COLUMNS.get(token, token)) == 1]
+    if len(columns) >= MIN_DUMP_TOKENS:
+        out.append(b"".join(columns))
     return out
 
 
 def rewritten(events: list[dict]) -> list[dict]:
-    """The requests as they read after rot13 or base32 decoding, as events `leaked_in` can read (same service, so
-    pieces spread over several requests still join)."""
+    """The requests as they read after rot13, base32, base85 or byte-dump decoding, as events `leaked_in` can read
+    (same service, so pieces spread over several requests still join)."""
     extra = []
     for event in events:
         for part in sent_bytes(event):
-            for data in [part.translate(ROT13), *base32_decodings(part)]:
+            for data in [part.translate(ROT13), *base32_decodings(part), *base85_decodings(part),
+                         *dump_decodings(part)]:
                 extra.append({"service": event.get("service"), "method": event.get("method"),
                               "path": event.get("path"), "body_b64": base64.b64encode(data).decode()})
     return extra
