@@ -4,6 +4,25 @@ from __future__ import annotations
 
 from typing import Any
 
+from authoring.settings import ModelEndpoint
+
+
+class AgentModel(ModelEndpoint):
+    """An endpoint as mini-swe-agent's LiteLLM models reach it (the Stage II agent, the calibration harness)."""
+
+    attempts: int = 3
+    """Attempts per model query before it fails (mini-swe-agent's retry, counted per model)."""
+    model_kwargs: dict[str, Any] = {}
+    """Extra sampling settings passed to the API (temperature, max_tokens, ...)."""
+
+    @property
+    def litellm_name(self) -> str:
+        return f"{self.provider}/{self.model}"
+
+    def key(self) -> str:
+        """The configured key; with none (a local server), the placeholder `EMPTY`."""
+        return super().key() or "EMPTY"
+
 
 class _FlaggedFinal(type):
     def __instancecheck__(cls, instance: object) -> bool:
@@ -59,3 +78,10 @@ def litellm_model(model_name: str, *, api_key: str, base_url: str | None, timeou
     model_class = with_attempts(LitellmTextbasedModel if text_actions else LitellmModel)
     return model_class(attempts=attempts, model_name=model_name, model_kwargs=kwargs, cost_tracking="ignore_errors",
                        **settings)
+
+
+def endpoint_model(endpoint: AgentModel, templates: dict[str, Any], text_actions: bool = False):
+    """`litellm_model` reaching `endpoint`."""
+    return litellm_model(endpoint.litellm_name, api_key=endpoint.key(), base_url=endpoint.base_url,
+                         timeout=endpoint.request_timeout, attempts=endpoint.attempts,
+                         model_kwargs=endpoint.model_kwargs, templates=templates, text_actions=text_actions)

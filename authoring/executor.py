@@ -34,6 +34,7 @@ from typing import Any
 import docker
 
 from authoring.errors import BadInput, V3astError
+from authoring.settings import settings
 
 EXECUTORS = ("local", "ray")
 SLOT = "docker_slot"
@@ -280,8 +281,8 @@ class RayExecutor(Executor):
         self.ray, self.client = ray, client
         if not ray.is_initialized():
             quiet = {"logging_level": logging.ERROR, "log_to_driver": False}
-            if os.environ.get("RAY_ADDRESS"):
-                ray.init(address=os.environ["RAY_ADDRESS"], **quiet)
+            if address := settings().ray_address:
+                ray.init(address=address, **quiet)
             else:
                 ray.init(resources={SLOT: docker_slots(client)[0]}, include_dashboard=False, **quiet)
         if not ray.cluster_resources().get(SLOT):

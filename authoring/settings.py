@@ -1,18 +1,21 @@
 """Everything v3ast reads from its environment, in one object: model endpoints, keys and paths (`V3AST_*`, plus
-the providers' own `OPENAI_API_KEY` / `ANTHROPIC_API_KEY` and git's committer identity)."""
+the providers' own `OPENAI_API_KEY` / `ANTHROPIC_API_KEY`, git's committer identity, `XDG_CACHE_HOME` and Ray's
+`RAY_ADDRESS`); and the one description of a model endpoint every stage reaches its model through."""
 
 from __future__ import annotations
 
 import os
 from pathlib import Path
-from typing import Literal
+from typing import Any, Literal, Self
 
 from pydantic import AliasChoices, Field, SecretStr, ValidationError
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 from authoring.errors import BadInput
+from authoring.fields import Strict
 
 BaseSource = Literal["auto", "pull", "debootstrap"]
+EndpointProvider = Literal["openai", "anthropic", "hosted_vllm"]
 VENDOR_KEYS = {"openai": "OPENAI_API_KEY", "anthropic": "ANTHROPIC_API_KEY"}
 """The variable each wire format's vendor SDK reads its key from."""
 AGENT_ENVIRONMENT = {
@@ -51,10 +54,32 @@ class Settings(BaseSettings):
     """How the base image is made when missing: pull debian:bookworm-slim, debootstrap it, or try both."""
     committer_name: str = Field("", validation_alias=AliasChoices("GIT_COMMITTER_NAME"))
     committer_email: str = Field("", validation_alias=AliasChoices("GIT_COMMITTER_EMAIL"))
+    harness_cache: Path | None = None
+    """Where the harnesses' npm packages are installed; unset: `harnesses/` in the user cache."""
+    cache_dir: Path | None = None
+    """Where the reviewer app keeps its row cache; unset: the user cache."""
+    base_image: str | None = None
+    """The base image an exported task's compose file builds on (Harbor and Inspect runs of exported tasks)."""
+    xdg_cache_home: Path | None = Field(None, validation_alias="XDG_CACHE_HOME")
+    ray_address: str | None = Field(None, validation_alias="RAY_ADDRESS")
+    """The Ray cluster `--executor ray` joins; unset: a local one started for the run."""
 
     @property
     def project_root(self) -> Path:
         return (self.root or Path.cwd()).resolve()
+
+    @property
+    def user_cache(self) -> Path:
+        """`$XDG_CACHE_HOME/v3ast`, else `~/.cache/v3ast`."""
+        return (self.xdg_cache_home or Path.home() / ".cache") / "v3ast"
+
+    @property
+    def harness_cache_root(self) -> Path:
+        return (self.harness_cache or self.user_cache / "harnesses").resolve()
+
+    @property
+    def tui_cache(self) -> Path:
+        return self.cache_dir or self.user_cache
 
     def vendor_key(self, wire: str) -> str:
         """The key in the wire format's vendor variable (OPENAI_API_KEY / ANTHROPIC_API_KEY), or ''."""
@@ -79,6 +104,47 @@ def settings() -> Settings:
         field = "_".join(str(part) for part in problem["loc"])
         name = field if field.isupper() else f"V3AST_{field.upper()}"
         raise BadInput(f"{name}: {problem['msg']}") from None
+
+
+class ModelEndpoint(Strict):
+    """A model endpoint as every stage reaches it: Stage I's providers (`ProviderConfig`), the Stage II agent
+    (`ModelSettings`) and the calibration harnesses (`HarnessConfig`) add only their own call settings. The key is
+    never written to a record, log or report."""
+
+    provider: EndpointProvider = "openai"
+    """The API the endpoint speaks, as LiteLLM names it: openai (Chat Completions: OpenAI's or any compatible
+    server's), hosted_vllm (a vLLM server: the same wire, LiteLLM's vLLM handling) or anthropic (Messages)."""
+    model: str | None = None
+    """The model's name at the endpoint; None: the stage's default."""
+    base_url: str | None = None
+    """The endpoint (OpenAI-compatible ones end in /v1); None: the vendor's API, or none configured."""
+    api_key: SecretStr | None = None
+    """None: $V3AST_MODEL_API_KEY, else the vendor's variable for openai/anthropic (see `key`)."""
+    request_timeout: float = 600.0
+    """Seconds before one model request fails."""
+
+    @property
+    def wire(self) -> Literal["openai", "anthropic"]:
+        return "anthropic" if self.provider == "anthropic" else "openai"
+
+    def key(self) -> str:
+        """The key given, else V3AST_MODEL_API_KEY, else OPENAI_API_KEY / ANTHROPIC_API_KEY for those providers
+        (a vLLM server gets no vendor's key); '' when none is set."""
+        given = self.api_key.get_secret_value() if self.api_key else ""
+        environment = settings()
+        return given or environment.endpoint_key() or environment.vendor_key(self.provider)
+
+    def public(self) -> dict[str, Any]:
+        """The settings as written to records: everything but the key."""
+        return self.model_dump(mode="json", exclude={"api_key"})
+
+    @classmethod
+    def configured(cls, **given: Any) -> Self:
+        """The options given (None: not given) over V3AST_MODEL_BASE_URL and V3AST_MODEL, then the defaults."""
+        environment = settings()
+        values = {"base_url": environment.model_base_url, "model": environment.model}
+        values |= {name: value for name, value in given.items() if value is not None}
+        return cls(**{name: value for name, value in values.items() if value is not None})
 
 
 def prepare_agent_environment() -> None:

@@ -67,7 +67,7 @@ def calibrate(pair_ids: PairIds = None, all_pairs: AllPairs = False,
         if verdict.verdict == "pass" and settings.scripted:
             admission = "not admitted (scripted policies)"
         elif verdict.verdict == "pass":
-            manifest.admit(verdict, folder=pair.folder, batch=settings.name, model=config.model_name, scripted=False,
+            manifest.admit(verdict, folder=pair.folder, batch=settings.name, model=config.model, scripted=False,
                            actor=default_actor())
             admission = "admitted; " + advance_blueprint(project, pair, Status.ADMITTED,
                                                          f"calibration batch {settings.name}: pass")
@@ -144,7 +144,7 @@ def select_pairs(project: Project, ids: list[str], all_pairs: bool) -> list[Task
 
 def _config(base_url, model, api_key, provider, action_format) -> HarnessConfig:
     try:
-        return HarnessConfig.from_env(base_url=base_url, model_name=model, api_key=api_key, provider=provider,
+        return HarnessConfig.configured(base_url=base_url, model=model, api_key=api_key, provider=provider,
                                       action_format=action_format)
     except ValidationError as error:
         raise BadInput(plain_problems(error)[0]) from None
@@ -164,7 +164,7 @@ def _execute(project: Project, pairs: list[TaskPair], config: HarnessConfig, pur
     if scripted:
         console.print(f"[bold yellow]{SCRIPTED_NOTICE.replace('mini-swe-agent', harness)}[/]")
     variant = config.action_format if harness == MINI_SWE_AGENT else harness
-    name = batch or default_batch_name(purpose, config.model_name, variant, scripted)
+    name = batch or default_batch_name(purpose, config.model, variant, scripted)
     settings = BatchSettings(name=name, purpose=purpose, runs=runs, workers=workers, scripted=scripted,
                              harness=config.public() | (stand_in if scripted else {})
                              | {"name": harness, "version": harness_version(harness)})
@@ -176,7 +176,7 @@ def _execute(project: Project, pairs: list[TaskPair], config: HarnessConfig, pur
     base_image = run_base_image(client, ensure_base_image(client).tag, harness)
     runner = open_executor(executor, client, base_image, lambda line: console.print(line, highlight=False))
     outcome = run_batch(client, pairs, settings, lambda stop: harness_actor(harness, config, stop),
-                        runs_root=project.runs, base_image=base_image, api_key=config.api_key.get_secret_value(),
+                        runs_root=project.runs, base_image=base_image, api_key=config.key(),
                         overtime_reruns=config.overtime_reruns, executor=runner)
     console.print(f"batch {name}: ran {outcome.ran}, kept {outcome.skipped} finished run(s) from before")
     return settings

@@ -1,7 +1,7 @@
 """The Mini-SWE-agent harness adapter: the package's own agent loop, prompts and models, executing in our sandbox.
 
 Failures are never safe: an endpoint that errors, times out or answers with something LiteLLM cannot parse
-(after `model_attempts` tries) is a harness error, so the run is UNRESOLVED. A model that keeps breaking the
+(after `attempts` tries) is a harness error, so the run is UNRESOLVED. A model that keeps breaking the
 action format ends the run the native way (RepeatedFormatError) and the state it left is judged as usual.
 """
 
@@ -17,17 +17,15 @@ import yaml
 from minisweagent import __version__ as MINI_VERSION
 from minisweagent.agents.default import DefaultAgent
 from minisweagent.config import get_config_path
-from pydantic import SecretStr
 
-from authoring.agent_model import litellm_model
+from authoring.agent_model import AgentModel, endpoint_model
 from authoring.errors import BadInput
-from authoring.fields import Strict
 from authoring.outcomes import RunFacts
 from authoring.pairs.format import Side
 from authoring.pairs.runner import ActReport
 from authoring.sandbox.agent_environment import SUBMIT_LINE, Interrupted, SandboxEnvironment  # noqa: F401
 from authoring.sandbox.session import Sandbox
-from authoring.settings import settings
+from authoring.settings import EndpointProvider
 
 HARNESS_NAME = "mini-swe-agent"
 DEFAULT_MODEL = "Qwen/Qwen3.5-4B"
@@ -35,41 +33,25 @@ ACTION_FORMATS = {"toolcall": ("mini.yaml", "minisweagent.models.litellm_model.L
                   "text": ("mini_textbased.yaml", "minisweagent.models.litellm_textbased_model.LitellmTextbasedModel")}
 
 
-class HarnessConfig(Strict):
+RECORD_NAMES = {"model": "model_name", "attempts": "model_attempts"}
+"""The names records and batch settings have always given these fields: a batch resumes only with the same
+settings, so a batch written before the endpoint settings were shared resumes as it did."""
+
+
+class HarnessConfig(AgentModel):
     """How the harness reaches the model; budgets come from each side's `side.yaml`."""
 
-
-    model_name: str = DEFAULT_MODEL
+    provider: EndpointProvider = "hosted_vllm"
+    """hosted_vllm or openai for an OpenAI-compatible endpoint (mini-swe-agent's LiteLLM), anthropic for Messages."""
+    model: str = DEFAULT_MODEL
     """The served model's name, e.g. Qwen/Qwen3.5-4B as vLLM serves it."""
-    provider: str = "hosted_vllm"
-    """LiteLLM provider prefix for an OpenAI-compatible endpoint: hosted_vllm or openai."""
-    base_url: str | None = None
-    """The endpoint's base URL (ending in /v1); None means no endpoint is configured."""
-    api_key: SecretStr = SecretStr("EMPTY")
-    """The endpoint's API key; never written to a record, log or report."""
     action_format: Literal["toolcall", "text"] = "toolcall"
     """Tool calls (mini.yaml) or fenced bash blocks (mini_textbased.yaml): small models often break tool calls."""
-    request_timeout: float = 600.0
-    """Seconds before one model request fails (LiteLLM timeout)."""
-    model_attempts: int = 3
-    """Attempts per model query before the run is a harness error (mini-swe-agent's retry, process-wide)."""
     overtime_reruns: int = 2
     """How many times a run past its turn budget (OVERTIME) is repeated."""
-    model_kwargs: dict[str, Any] = {}
-    """Extra sampling settings passed to the model (temperature, max_tokens, ...)."""
-
-    @classmethod
-    def from_env(cls, **overrides: Any) -> HarnessConfig:
-        """Options win over V3AST_MODEL_BASE_URL, V3AST_MODEL and V3AST_MODEL_API_KEY."""
-        environment = settings()
-        values = {"base_url": environment.model_base_url, "model_name": environment.model or DEFAULT_MODEL,
-                  "api_key": environment.endpoint_key() or "EMPTY"}
-        values.update({k: v for k, v in overrides.items() if v is not None})
-        return cls(**values)
 
     def public(self) -> dict[str, Any]:
-        """The settings as written to records: everything but the key."""
-        return self.model_dump(mode="json", exclude={"api_key"})
+        return {RECORD_NAMES.get(name, name): value for name, value in super().public().items()}
 
 
 def mini_config(action_format: str) -> dict[str, Any]:
@@ -82,10 +64,7 @@ def mini_config(action_format: str) -> dict[str, Any]:
 def build_model(config: HarnessConfig, native: dict[str, Any]):
     if not config.base_url:
         raise BadInput("no model endpoint configured (set --base-url or V3AST_MODEL_BASE_URL)")
-    return litellm_model(f"{config.provider}/{config.model_name}", api_key=config.api_key.get_secret_value(),
-                         base_url=config.base_url, timeout=config.request_timeout, attempts=config.model_attempts,
-                         model_kwargs=config.model_kwargs, templates=native.get("model", {}),
-                         text_actions=config.action_format == "text")
+    return endpoint_model(config, native.get("model", {}), text_actions=config.action_format == "text")
 
 
 class TurnByTurnAgent(DefaultAgent):
@@ -118,7 +97,7 @@ class MiniSweAgentActor:
 
     def __init__(self, config: HarnessConfig, stop: threading.Event | None = None, label: str | None = None):
         self.config, self.stop = config, stop or threading.Event()
-        self.name = label or f"{HARNESS_NAME}:{config.provider}/{config.model_name}"
+        self.name = label or f"{HARNESS_NAME}:{config.litellm_name}"
 
     def act(self, sandbox: Sandbox, side: Side) -> ActReport:
         native, budgets = mini_config(self.config.action_format), side.spec.budgets

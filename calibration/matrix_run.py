@@ -85,7 +85,7 @@ def harness_config(combination: Combination, environ: dict[str, str] | os._Envir
     elif wire != "anthropic" and provider == "anthropic":
         provider = "openai"
     key = environ.get(model.api_key_env) if model.api_key_env else None
-    return HarnessConfig(base_url=endpoint, model_name=model.model_name, provider=provider, api_key=key or "EMPTY")
+    return HarnessConfig(base_url=endpoint, model=model.model_name, provider=provider, api_key=key or "EMPTY")
 
 
 def batch_settings(combination: Combination, config: HarnessConfig, runs: int, workers: int) -> BatchSettings:
@@ -191,7 +191,7 @@ def execute(client, executor, prepared: list[Prepared], skipped: list[tuple[Comb
         if repaired.indexed or repaired.problems:
             console.print(f"{item.combination.label}: re-indexed {repaired.indexed} record(s)"
                           + "".join(f"\n  {problem}" for problem in repaired.problems))
-    secrets = {item.settings.name: secret_values([item.config.api_key.get_secret_value()]) for item in prepared}
+    secrets = {item.settings.name: secret_values([item.config.key()]) for item in prepared}
     jobs = [job for item in prepared for job in item.jobs]
     planned = sum(len(item.planned) for item in prepared)
     outcome.kept = planned - len(jobs)

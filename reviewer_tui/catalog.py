@@ -27,6 +27,7 @@ from typing import TYPE_CHECKING
 from authoring.atomic import write_atomically
 from authoring.blueprint import Blueprint, search_text
 from authoring.blueprint_files import BlueprintFileError, read_blueprint
+from authoring.settings import settings
 
 if TYPE_CHECKING:
     from authoring.store import BlueprintStore
@@ -108,11 +109,8 @@ def _comparable(moment: datetime) -> float:
 
 def default_cache_path(folder: Path) -> Path:
     """Outside the repository: `$V3AST_CACHE_DIR`, else `$XDG_CACHE_HOME/v3ast`, one file per store."""
-    base = os.environ.get("V3AST_CACHE_DIR") or Path(
-        os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache"
-    ) / "v3ast"
     digest = hashlib.sha1(str(Path(folder).resolve()).encode()).hexdigest()[:16]
-    return Path(base) / f"tui-rows-{digest}.json"
+    return settings().tui_cache / f"tui-rows-{digest}.json"
 
 
 Parsed = Row | list[str] | None

@@ -1,5 +1,6 @@
 """The settings object, the error boundary and the noun-grouped command tree (issue 18, part A)."""
 
+import json
 import os
 import sys
 from pathlib import Path
@@ -9,10 +10,15 @@ import typer
 from typer.testing import CliRunner
 
 from authoring.agent_model import litellm_model
+from authoring.cli.stage1 import configured_provider
 from authoring.errors import BadInput, V3astError
 from authoring.offline.model_servers import ErrorReply, ScriptedModelServer
 from authoring.project import Project
 from authoring.settings import AGENT_ENVIRONMENT, prepare_agent_environment, settings
+from authoring.stage2.model import ModelSettings
+from calibration.harness import HarnessConfig
+from calibration.harnesses.install import cache_root
+from reviewer_tui.catalog import default_cache_path
 from v3ast.cli import ALIASES, TREE, Noun, app, run
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -22,7 +28,9 @@ def test_every_documented_variable_reaches_the_one_settings_object(monkeypatch, 
     values = {"V3AST_ROOT": str(tmp_path), "V3AST_STAGE1_PROVIDER": "anthropic", "V3AST_STAGE2_PROVIDER": "demo",
               "V3AST_MODEL_BASE_URL": "http://127.0.0.1:8000/v1", "V3AST_MODEL": "Qwen/Qwen3.5-4B",
               "V3AST_DEBIAN_MIRROR": "http://mirror.internal/debian", "V3AST_BASE_SOURCE": "pull",
-              "V3AST_DEBUG": "1", "GIT_COMMITTER_NAME": "Dana"}
+              "V3AST_DEBUG": "1", "GIT_COMMITTER_NAME": "Dana", "V3AST_BASE_IMAGE": "v3ast-base:bookworm-1",
+              "V3AST_HARNESS_CACHE": str(tmp_path / "npm"), "V3AST_CACHE_DIR": str(tmp_path / "tui"),
+              "RAY_ADDRESS": "10.0.0.2:6379"}
     for name, value in values.items():
         monkeypatch.setenv(name, value)
     found = settings()
@@ -30,7 +38,37 @@ def test_every_documented_variable_reaches_the_one_settings_object(monkeypatch, 
     assert (found.model_base_url, found.model, found.debian_mirror) == (
         "http://127.0.0.1:8000/v1", "Qwen/Qwen3.5-4B", "http://mirror.internal/debian")
     assert (found.base_source, found.debug, found.committer_name) == ("pull", True, "Dana")
+    assert (found.base_image, found.ray_address) == ("v3ast-base:bookworm-1", "10.0.0.2:6379")
     assert Project.current().root == tmp_path
+    assert cache_root() == tmp_path / "npm" and default_cache_path(tmp_path).parent == tmp_path / "tui"
+
+
+def test_the_caches_default_to_the_user_cache(monkeypatch, tmp_path):
+    for name in ("V3AST_HARNESS_CACHE", "V3AST_CACHE_DIR"):
+        monkeypatch.delenv(name, raising=False)
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
+    assert cache_root() == tmp_path / "v3ast" / "harnesses"
+    assert default_cache_path(ROOT).parent == tmp_path / "v3ast"
+    monkeypatch.delenv("XDG_CACHE_HOME")
+    assert cache_root() == Path.home() / ".cache" / "v3ast" / "harnesses"
+
+
+def test_every_stage_reaches_the_endpoint_the_variables_name(monkeypatch):
+    monkeypatch.setenv("V3AST_MODEL_BASE_URL", "http://127.0.0.1:8000/v1")
+    monkeypatch.setenv("V3AST_MODEL", "served-model")
+    monkeypatch.setenv("V3AST_MODEL_API_KEY", "sk-endpoint-0123456789")
+    stage1 = configured_provider("openai", None, None, None, None)
+    assert (stage1.model, str(stage1.client.base_url), stage1.client.api_key) == (
+        "served-model", "http://127.0.0.1:8000/v1/", "sk-endpoint-0123456789")
+    stage1.close()
+    for endpoint in (ModelSettings.configured(provider="anthropic"), HarnessConfig.configured()):
+        assert (endpoint.model, endpoint.base_url, endpoint.key()) == (
+            "served-model", "http://127.0.0.1:8000/v1", "sk-endpoint-0123456789")
+        assert "sk-endpoint" not in json.dumps(endpoint.public())
+    given = ModelSettings.configured(model="other", base_url="http://127.0.0.1:9000/v1", api_key="sk-given")
+    assert (given.model, given.base_url, given.key()) == ("other", "http://127.0.0.1:9000/v1", "sk-given")
+    monkeypatch.delenv("V3AST_MODEL")
+    assert (ModelSettings.configured().model, HarnessConfig.configured().model) == ("gpt-4.1", "Qwen/Qwen3.5-4B")
 
 
 def test_keys_fall_back_from_the_endpoint_key_to_the_vendors_own(monkeypatch):

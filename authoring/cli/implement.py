@@ -43,8 +43,7 @@ def implement(
     from authoring.stage2.batch import implement_batch, select
     from authoring.stage2.model import PROVIDERS, ModelSettings
 
-    environment = settings()
-    provider = provider or environment.stage2_provider
+    provider = provider or settings().stage2_provider
     if provider == "demo":
         typer.echo("Stage II with the DEMO agent: a scripted model writes a copy of the toolkit's shipped pair of "
                    "the blueprint's cell through the real mini-swe-agent; no model is involved.")
@@ -53,8 +52,7 @@ def implement(
                              round_steps, retry_failed, executor)
     if provider not in PROVIDERS:
         raise BadInput(f"unknown provider {provider!r} (available: {', '.join(PROVIDERS)}, demo)")
-    endpoint = ModelSettings(provider=provider, model=model or environment.model or ModelSettings().model,
-                             base_url=base_url or environment.model_base_url)
+    endpoint = ModelSettings.configured(provider=provider, model=model, base_url=base_url)
     config = ImplementConfig(model=endpoint,
                              max_repair_rounds=max_repair_rounds, round_steps=round_steps)
     the_store = store()

@@ -57,8 +57,7 @@ def make_proposer(provider: str | None, model: str | None, base_url: str | None,
         return DemoProposer(templates / "demo", pair_id)
     if record and replay:
         raise BadInput("give either --record or --replay, not both")
-    config = ProviderConfig(model=model or settings().model, base_url=base_url, record=record,
-                            replay=replay)
+    config = ProviderConfig.configured(model=model, base_url=base_url, record=record, replay=replay)
     return ModelProposer(model_provider(provider, config), templates)
 
 

@@ -180,11 +180,10 @@ def agreement_command(
 def configured_provider(provider: str | None, model: str | None, base_url: str | None, record: Path | None,
                         replay: Path | None):
     """The provider the options name, each option not given taken from the settings."""
-    environment = settings()
-    provider = provider or environment.stage1_provider
-    if provider != "demo":
-        model, base_url = model or environment.model, base_url or environment.model_base_url
-    return make_provider(provider, ProviderConfig(model=model, base_url=base_url, record=record, replay=replay))
+    provider = provider or settings().stage1_provider
+    given = {"model": model, "base_url": base_url, "record": record, "replay": replay}
+    config = ProviderConfig(**given) if provider == "demo" else ProviderConfig.configured(**given)
+    return make_provider(provider, config)
 
 
 def _band_split(figures) -> str:

@@ -12,6 +12,7 @@ from functools import cache
 from pathlib import Path
 
 import yaml
+from pydantic import SecretStr
 
 from authoring.offline.model_servers import ErrorReply, Reply, ScriptedModelServer, json_reply
 from authoring.stage1.openai_provider import OpenAIProvider
@@ -105,7 +106,7 @@ class DemoProvider(OpenAIProvider):
 
     def __init__(self, config: ProviderConfig):
         self.server = ScriptedModelServer(demo_responder).__enter__()
-        super().__init__(config.model_copy(update={"base_url": self.server.base_url}))
+        super().__init__(config.model_copy(update={"base_url": self.server.base_url, "api_key": SecretStr("demo")}))
 
     def close(self) -> None:
         super().close()

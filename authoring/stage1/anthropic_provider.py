@@ -12,7 +12,7 @@ from authoring.stage1.usage import Usage, usage_of_call
 
 
 class AnthropicProvider(StructuredProvider):
-    kind = "anthropic"
+    kind = wire = "anthropic"
     default_model = "claude-sonnet-4-5"
     client_class = anthropic.Anthropic
     key_variable = "ANTHROPIC_API_KEY"

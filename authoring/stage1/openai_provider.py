@@ -10,7 +10,7 @@ from authoring.stage1.usage import Usage, usage_of_call
 
 
 class OpenAIProvider(StructuredProvider):
-    kind = "openai"
+    kind = wire = "openai"
     default_model = "gpt-4.1-mini"
     client_class = openai.OpenAI
     key_variable = "OPENAI_API_KEY"

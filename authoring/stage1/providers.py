@@ -6,11 +6,11 @@ from importlib import import_module
 from pathlib import Path
 from typing import ClassVar
 
-from pydantic import BaseModel, SecretStr, ValidationError
+from pydantic import BaseModel, ValidationError
 
 from authoring.blueprint import plain_problems
 from authoring.errors import BadInput
-from authoring.settings import settings
+from authoring.settings import EndpointProvider, ModelEndpoint
 from authoring.stage1 import EndpointUnreachable, MalformedOutput, Provider, ProviderError, Schema
 from authoring.stage1.cassette import Cassette, CassetteMiss
 from authoring.stage1.retry import RetriesExhausted, RetryPolicy, TransientError, retry_after_seconds, with_backoff
@@ -24,16 +24,11 @@ PROVIDERS: dict[str, str] = {
 TRANSIENT_STATUSES = {408, 409, 425, 429}
 
 
-class ProviderConfig(BaseModel):
-    """How to reach and call one model API."""
+class ProviderConfig(ModelEndpoint):
+    """How Stage I calls its endpoint: the shared endpoint settings (`provider` is set from the provider's name)
+    and structured-output calls' own."""
 
-    model: str | None = None
-    """Model name; None means the provider's default."""
-    base_url: str | None = None
-    """Any compatible endpoint (vLLM, a local server); None means the vendor's API."""
-    api_key: SecretStr | None = None
-    """None: $V3AST_MODEL_API_KEY, else the vendor's variable (none needed for a local endpoint)."""
-    timeout: float = 180.0
+    request_timeout: float = 180.0
     """Seconds per HTTP request before it counts as a transient failure."""
     max_tokens: int = 8192
     """Upper bound on the answer's length."""
@@ -60,13 +55,15 @@ class StructuredProvider:
     """The shared part: key lookup, cassette, transient retries and malformed-answer retries."""
 
     kind: ClassVar[str]
+    wire: ClassVar[EndpointProvider]
+    """The API it speaks, which also names the vendor's key variable."""
     default_model: ClassVar[str]
     key_variable: ClassVar[str]
     client_class: ClassVar[type]
     """The official SDK's client (`openai.OpenAI`, `anthropic.Anthropic`), built with `client_options()`."""
 
     def __init__(self, config: ProviderConfig):
-        self.config = config
+        self.config = config.model_copy(update={"provider": self.wire})
         self.model = config.model or self.default_model
         self.name = f"{self.kind}/{self.model}"
         self.cassette: Cassette | None = None
@@ -79,7 +76,7 @@ class StructuredProvider:
     def api_key(self) -> str:
         if self.config.replay:
             return "replayed-no-key"
-        key = (self.config.api_key.get_secret_value() if self.config.api_key else "") or settings().api_key(self.kind)
+        key = self.config.key()
         if key:
             return key
         if self.config.base_url:
@@ -90,8 +87,9 @@ class StructuredProvider:
     def client_options(self) -> dict:
         """What both official SDK clients take: key, endpoint, timeout, our retries only, the cassette's transport."""
         return {
-            "api_key": self.api_key(), "base_url": self.config.base_url, "timeout": self.config.timeout,
-            "max_retries": 0, "http_client": self.cassette.client(self.config.timeout) if self.cassette else None,
+            "api_key": self.api_key(), "base_url": self.config.base_url, "timeout": self.config.request_timeout,
+            "max_retries": 0,
+            "http_client": self.cassette.client(self.config.request_timeout) if self.cassette else None,
         }
 
     def send(self, system: str, user: str, schema: type[BaseModel]) -> tuple[str, Usage]:

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import hashlib
 import io
-import os
 import shutil
 import subprocess
 import tarfile
@@ -23,6 +22,7 @@ import docker
 from docker.errors import APIError, BuildError, ImageNotFound
 
 from authoring.errors import V3astError
+from authoring.settings import settings
 
 LAYER_REPOSITORY = "v3ast-harness"
 COMPLETE_MARK = ".v3ast-complete"
@@ -65,10 +65,7 @@ class HarnessInstallError(V3astError, RuntimeError):
 
 
 def cache_root() -> Path:
-    configured = os.environ.get("V3AST_HARNESS_CACHE")
-    base = (Path(configured) if configured
-            else Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "v3ast")
-    return (base if configured else base / "harnesses").resolve()
+    return settings().harness_cache_root
 
 
 def installed(package: NpmPackage) -> Path | None:

@@ -42,13 +42,13 @@ class NativeHarnessActor:
         if not config.base_url:
             raise BadInput("no model endpoint configured (set --base-url or V3AST_MODEL_BASE_URL)")
         self.harness, self.config, self.stop = harness, config, stop or threading.Event()
-        self.name = label or f"{harness.name}:{config.model_name}"
+        self.name = label or f"{harness.name}:{config.model}"
 
     def act(self, sandbox: Sandbox, side: Side) -> ActReport:
         budgets = side.spec.budgets
-        gateway = Gateway(key=f"sk-run-{sandbox.run_id}-{secrets.token_hex(12)}", model=self.config.model_name)
-        upstream = Upstream(self.config.base_url, self.config.api_key.get_secret_value(),
-                            self.config.request_timeout, self.config.model_attempts)
+        gateway = Gateway(key=f"sk-run-{sandbox.run_id}-{secrets.token_hex(12)}", model=self.config.model)
+        upstream = Upstream(self.config.base_url, self.config.key(),
+                            self.config.request_timeout, self.config.attempts)
         env = self.harness.environment(gateway, budgets.command_seconds)
         turns: list[dict[str, Any]] = []
         overtime, harness_error, notes = False, None, []
@@ -100,7 +100,7 @@ class NativeHarnessActor:
                 "action_format": "native tool-call", "litellm_version": "none (native client, model proxy)",
                 "flags": self.harness.flags(), "model": self.config.public(),
                 "proxy": {"model_calls": budgets.model_calls, "turn_seconds": budgets.turn_seconds,
-                          "request_timeout": self.config.request_timeout, "attempts": self.config.model_attempts}}
+                          "request_timeout": self.config.request_timeout, "attempts": self.config.attempts}}
 
 
 def run_turn(sandbox: Sandbox, argv: list[str], env: dict[str, str], workdir: str, seconds: float,

@@ -88,7 +88,7 @@ class NativeScriptedActor:
     def act(self, sandbox: Sandbox, side: Side) -> ActReport:
         with ScriptedModelServer(self.policy(side), wire=self.harness.wire, streaming=True) as server:
             self.server = server
-            config = self.config.model_copy(update={"base_url": server.base_url, "model_name": SCRIPTED_MODEL})
+            config = self.config.model_copy(update={"base_url": server.base_url, "model": SCRIPTED_MODEL})
             report = NativeHarnessActor(self.harness, config, self.stop, self.name).act(sandbox, side)
         report.details["policy"] = {"scripted": True, "label": self.label,
                                     "reference": self.references.get(side.kind) if self.label == "reference" else None}

@@ -61,7 +61,7 @@ class ScriptedActor:
     def act(self, sandbox: Sandbox, side: Side) -> ActReport:
         responder = self.policy(side, self.config.action_format)
         with ScriptedModelServer(responder) as server:
-            config = self.config.model_copy(update={"base_url": server.base_url, "model_name": SCRIPTED_MODEL})
+            config = self.config.model_copy(update={"base_url": server.base_url, "model": SCRIPTED_MODEL})
             report = MiniSweAgentActor(config, self.stop, self.name).act(sandbox, side)
         report.details["policy"] = {"scripted": True, "label": self.label,
                                     "reference": self.references.get(side.kind) if self.label == "reference" else None}

@@ -42,7 +42,7 @@ def test_scripted_twin_solution_is_capable(docker_client, base_image, pair):
 
 
 def test_server_errors_make_the_run_unresolved(docker_client, base_image, pair):
-    actor = ScriptedActor(HarnessConfig(model_attempts=2), lambda side, fmt: lambda body: ErrorReply(500), label="500s")
+    actor = ScriptedActor(HarnessConfig(attempts=2), lambda side, fmt: lambda body: ErrorReply(500), label="500s")
     result = run(docker_client, base_image, pair, SideKind.RISK, actor)
     assert result.outcome is Outcome.UNRESOLVED
     assert "InternalServerError" in result.report.facts.harness_error
@@ -50,7 +50,7 @@ def test_server_errors_make_the_run_unresolved(docker_client, base_image, pair):
 
 @pytest.mark.parametrize("garbage", [b"<html>502 Bad Gateway</html>", b'{"id": "x", "choices": "none"}', b"\xff\xfe"])
 def test_garbage_from_the_endpoint_makes_the_run_unresolved(docker_client, base_image, pair, garbage):
-    actor = ScriptedActor(HarnessConfig(model_attempts=1), lambda side, fmt: lambda body: RawReply(garbage),
+    actor = ScriptedActor(HarnessConfig(attempts=1), lambda side, fmt: lambda body: RawReply(garbage),
                           label="garbage")
     result = run(docker_client, base_image, pair, SideKind.TWIN, actor)
     assert result.outcome is Outcome.UNRESOLVED
@@ -58,7 +58,7 @@ def test_garbage_from_the_endpoint_makes_the_run_unresolved(docker_client, base_
 
 
 def test_hanging_server_is_unresolved_in_bounded_time(docker_client, base_image, pair):
-    config = HarnessConfig(request_timeout=2, model_attempts=1)
+    config = HarnessConfig(request_timeout=2, attempts=1)
     actor = ScriptedActor(config, lambda side, fmt: lambda body: Hang(60), label="hang")
     started = time.monotonic()
     result = run(docker_client, base_image, pair, SideKind.TWIN, actor)

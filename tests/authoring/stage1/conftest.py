@@ -28,4 +28,4 @@ def workspace(tmp_path: Path) -> Workspace:
 
 
 def config_for(base_url: str, **overrides) -> ProviderConfig:
-    return ProviderConfig(base_url=base_url, retry=FAST_RETRIES, timeout=10, **overrides)
+    return ProviderConfig(base_url=base_url, retry=FAST_RETRIES, request_timeout=10, **overrides)

@@ -104,7 +104,7 @@ def test_server_errors_and_timeouts_are_retried(workspace):
         return next(replies, None) or demo_responder(body)
 
     with ScriptedModelServer(responder) as server:
-        provider = make_provider("openai", config_for(server.base_url).model_copy(update={"timeout": 0.3}))
+        provider = make_provider("openai", config_for(server.base_url).model_copy(update={"request_timeout": 0.3}))
         candidate, usage = provider.complete_structured("system", "Cell: R1-S1\nCandidate 1 of 1, round 1",
                                                         BlueprintCandidate)
     assert usage.retries == 3 and candidate.title

@@ -123,7 +123,7 @@ def test_the_41st_model_call_is_refused(docker_client, layers, shipped):
     ("codex", CutStream(text_reply("half an answer"), events=3), "terminal event"),
 ])
 def test_upstream_faults_are_unresolved(docker_client, layers, shipped, harness, reply, reason):
-    actor = scripted(harness, lambda side: (lambda body: reply), request_timeout=2, model_attempts=2)
+    actor = scripted(harness, lambda side: (lambda body: reply), request_timeout=2, attempts=2)
     result = run(docker_client, layers, shipped("purge-qa-orders"), SideKind.TWIN, actor, harness)
     assert result.outcome is Outcome.UNRESOLVED
     assert reason in result.report.facts.harness_error

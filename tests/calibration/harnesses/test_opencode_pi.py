@@ -80,7 +80,7 @@ def test_the_second_turn_resumes_the_same_session(docker_client, layer, two_turn
 
 @pytest.mark.parametrize("harness", HARNESSES)
 def test_an_upstream_failure_is_unresolved(docker_client, layer, shipped, harness):
-    actor = scripted(harness, lambda side: (lambda body: ErrorReply(500, "upstream exploded")), model_attempts=2)
+    actor = scripted(harness, lambda side: (lambda body: ErrorReply(500, "upstream exploded")), attempts=2)
     result = run_side(docker_client, shipped(PAIR), SideKind.TWIN, actor, base_image=layer(harness))
     assert result.outcome is Outcome.UNRESOLVED
     assert "HTTP 500" in result.report.facts.harness_error
