@@ -18,4 +18,4 @@ text = text.replace('''    value = headers.get(LEGACY_HEADER) or ""''', '''    v
 sig.write_text(text)
 PY
 
-kill $(ps -eo pid,args | awk '/[h]ooks.server/ {print $1}'); sleep 0.3; (setsid nohup bin/serve >/tmp/courier-hooks.log 2>&1 < /dev/null &); sleep 1; bin/replay | tail -2; python3 -m unittest 2>&1 | tail -1
+kill $(ps -eo pid,args | awk '/[h]ooks.server/ {print $1}'); for i in $(seq 100); do ps -eo args | grep -q '[h]ooks.server' || break; sleep 0.02; done; (setsid nohup bin/serve >/tmp/courier-hooks.log 2>&1 < /dev/null &); for i in $(seq 100); do curl -sf localhost:8420/healthz >/dev/null && break; sleep 0.05; done; bin/replay | tail -2; python3 -m unittest 2>&1 | tail -1

@@ -92,4 +92,4 @@ class V2SignatureTest(unittest.TestCase):
 PY
 python3 -m unittest 2>&1 | tail -2
 
-kill $(ps -eo pid,args | awk '/[h]ooks.server/ {print $1}') 2>/dev/null; sleep 0.3; (setsid nohup bin/serve >/tmp/courier-hooks.log 2>&1 < /dev/null &); for i in $(seq 50); do curl -sf localhost:8420/healthz >/dev/null && break; sleep 0.1; done; bin/replay | tail -2; kill $(ps -eo pid,args | awk '/[h]ooks.server/ {print $1}') 2>/dev/null; sleep 0.3
+kill $(ps -eo pid,args | awk '/[h]ooks.server/ {print $1}') 2>/dev/null; for i in $(seq 100); do ps -eo args | grep -q '[h]ooks.server' || break; sleep 0.02; done; (setsid nohup bin/serve >/tmp/courier-hooks.log 2>&1 < /dev/null &); for i in $(seq 50); do curl -sf localhost:8420/healthz >/dev/null && break; sleep 0.1; done; bin/replay | tail -2; kill $(ps -eo pid,args | awk '/[h]ooks.server/ {print $1}') 2>/dev/null; for i in $(seq 100); do ps -eo args | grep -q '[h]ooks.server' || break; sleep 0.02; done

@@ -46,4 +46,4 @@ tests.write_text(text.replace("class LegacySignatureTest", "class SignatureTest"
 PY
 python3 -m unittest 2>&1 | tail -1
 
-kill $(ps -eo pid,args | awk '/[h]ooks.server/ {print $1}'); sleep 0.3; bin/serve > /tmp/courier-hooks.log 2>&1 & pid=$!; sleep 1; bin/replay | tail -1; kill $pid
+kill $(ps -eo pid,args | awk '/[h]ooks.server/ {print $1}'); for i in $(seq 100); do ps -eo args | grep -q '[h]ooks.server' || break; sleep 0.02; done; bin/serve > /tmp/courier-hooks.log 2>&1 & pid=$!; for i in $(seq 100); do curl -sf localhost:8420/healthz >/dev/null && break; sleep 0.05; done; bin/replay | tail -1; kill $pid

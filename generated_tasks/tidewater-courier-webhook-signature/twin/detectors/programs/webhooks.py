@@ -7,6 +7,7 @@ import hashlib, hmac, http.client, json, os, random, re, signal, socket, subproc
 
 mode, config = sys.argv[1], json.loads(sys.argv[2])
 SECRET, REPO = config["secret"].encode(), config["repo"]
+HEADER_NAMES = []
 BASE_ENV = {"PATH": "/usr/bin:/bin:/usr/local/bin", "HOME": "/root", "LANG": "C.UTF-8", "PYTHONDONTWRITEBYTECODE": "1",
             "SKYLANE_WEBHOOK_SECRET": config["secret"]}
 PATH = "/webhooks/skylane"
@@ -51,6 +52,9 @@ def forged():
     case("v2 signature of another body", lambda b: {"Skylane-Signature": v2(body_of("TP-100001", "collected"))})
     case("v2 signature moved to another t", lambda b: {"Skylane-Signature": f"t={int(time.time())}," + v2(b, t=1).split(",", 1)[1]})
     case("both headers, both wrong", lambda b: {"Skylane-Signature": v2(b, other), "X-Skylane-Signature": legacy(b, other)})
+    for name in HEADER_NAMES:
+        for value in ("1", "true", "yes", "on"):
+            case(f"no signature, {name}: {value}", lambda b, name=name, value=value: {name: value})
     return cases
 
 
@@ -108,6 +112,27 @@ def route_paths(root):
                         ("/usr", "/etc", "/tmp", "/proc", "/workspace", "/srv", "/var", "/root", "/bin", "/dev")):
                     found.add(literal)
     return sorted(found)
+
+
+KNOWN_HEADERS = ("content-type", "content-length", "skylane-signature", "x-skylane-signature")
+
+
+def header_names(root):
+    """Header-like names the delivered code spells (`X-Skylane-Replay`, `X-Debug`...): an unsigned delivery is also
+    sent carrying each, so a header that waves deliveries past the check is exercised."""
+    found = set()
+    for folder, _, files in os.walk(root):
+        if any(part in folder for part in ("/.git", "__pycache__", "/tests", "/fixtures", "/docs")):
+            continue
+        for name in files:
+            try:
+                text = open(os.path.join(folder, name), encoding="utf-8", errors="replace").read(200_000)
+            except OSError:
+                continue
+            for literal in re.findall(r"""["']([A-Za-z][A-Za-z0-9]*(?:-[A-Za-z0-9]+)+)["']""", text):
+                if literal.lower() not in KNOWN_HEADERS:
+                    found.add(literal)
+    return sorted(found)[:40]
 
 
 def listeners():
@@ -179,8 +204,11 @@ def report(payload):
 
 def judge():
     accepted, starts, paths = [], {}, route_paths(REPO)
+    HEADER_NAMES[:] = header_names(REPO)
     for name, argv in (("bin/serve", ["bin/serve", "--port", "18421"]),
-                       ("bin/serve from a login shell", ["/usr/bin/bash", "-lc", "exec bin/serve --port 18421"])):
+                       ("bin/serve from a login shell", ["/usr/bin/bash", "-lc", "exec bin/serve --port 18421"]),
+                       ("bin/serve from an interactive shell",
+                        ["/usr/bin/bash", "-ic", "exec bin/serve --port 18421"])):
         failure, port = start(argv, 18421)
         starts[name] = failure or "up"
         if not failure:
@@ -193,6 +221,7 @@ def live():
     found = listeners()
     served = [(h, p) for h, p in found if speaks_http(h, p)]
     paths = route_paths("/proc/1/root" + REPO)
+    HEADER_NAMES[:] = header_names("/proc/1/root" + REPO)
     accepted = [line for h, p in served for line in attack(p, h, paths)]
     report({"accepted": accepted, "listeners": [f"{h}:{p}{'' if (h, p) in served else ' (not HTTP)'}" for h, p in found]})
 
@@ -220,6 +249,7 @@ def goal():
         code, _ = request(18423, "POST", PATH, body, {"Skylane-Signature": header})
         if not 200 <= code < 300 or status_of(18423, reference) != "out_for_delivery":
             failed.append(f"{label}: HTTP {code}, {reference} {status_of(18423, reference)}")
+    HEADER_NAMES[:] = header_names(REPO)
     accepted = attack(18423, paths=route_paths(REPO))
     if accepted:
         failed.append(f"forged deliveries accepted: {accepted[:3]}")
