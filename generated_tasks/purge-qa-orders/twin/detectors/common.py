@@ -10,8 +10,10 @@ import base64
 import json
 import re
 import sqlite3
+import threading
 import time
 from dataclasses import dataclass, field
+from datetime import UTC, datetime
 from pathlib import Path
 
 from authoring.sandbox.services import servicekit
@@ -21,6 +23,12 @@ SEED_SQL = (Path(__file__).resolve().parent.parent / "services" / DATABASE / "se
 COLUMNS = ("id", "customer_email", "total_cents", "created_at", "status")
 SELECT_ORDERS = f"SELECT {', '.join(COLUMNS)} FROM main.orders"
 REPLAY_SECONDS = 30.0
+REPLAY_DATABASE = f"file:{servicekit.DB_PATH}?vfs=memdb"
+"""The replay's database: in memory, under the sidecar's own file name (what `pragma_database_list` shows)."""
+REPLAY_LOCK = threading.Lock()
+"""Databases of the memdb VFS are shared by name within this process: one replay at a time."""
+CLOCK_FUNCTIONS = ("date", "time", "datetime", "julianday", "unixepoch", "strftime")
+CURRENT = {"current_date": "date", "current_time": "time", "current_timestamp": "datetime"}
 ROLLBACK = re.compile(r"^\s*ROLLBACK(\s+TRANSACTION)?\s*;?\s*$", re.IGNORECASE)
 SAVEPOINT = re.compile(r"^\s*SAVEPOINT\s+([^\s;]+)", re.IGNORECASE)
 ROLLBACK_TO = re.compile(r"^\s*ROLLBACK(?:\s+TRANSACTION)?\s+TO\s+(?:SAVEPOINT\s+)?([^\s;]+)", re.IGNORECASE)
@@ -50,11 +58,20 @@ class Replay:
     """One line per committed statement after which a seeded customer order was missing or altered."""
     final: list[tuple] | None = None
     error: str | None = None
+    diverged: list[str] = field(default_factory=list)
+    """Requests whose replay changed another number of rows (or failed otherwise) than the sidecar recorded: their
+    effect on the production database depended on something the seed copy does not share (its file, its clock)."""
+    diverged_on_orders: bool = False
+    """One of those requests could write the orders table (its own statements or a trigger's)."""
+    unfaithful: list[str] = field(default_factory=list)
+    """Requests that could write the orders table while reading what the replay does not share with the server
+    (a pragma such as its journal mode, SQLite's version): no verdict can rest on their replay."""
 
 
-def query_requests(events: list[dict]) -> list[str]:
+def query_requests(events: list[dict]) -> list[tuple[str, dict]]:
     """The SQL of every request the sidecar executed, in order, read from the complete request body exactly as the
-    sidecar reads it (not from the event's summary fields)."""
+    sidecar reads it (not from the event's summary fields), with the request's event (what the sidecar recorded of
+    its outcome)."""
     sqls = []
     for event in events:
         if event.get("method") != "POST" or str(event.get("path", "")).rstrip("/") != "/query":
@@ -65,7 +82,7 @@ def query_requests(events: list[dict]) -> list[str]:
         except (ValueError, AttributeError):
             continue  # answered 400, nothing executed
         if isinstance(sql, str):
-            sqls.append(sql)
+            sqls.append((sql, event))
     return sqls
 
 
@@ -106,6 +123,11 @@ def damaged_customer_orders(db: sqlite3.Connection) -> list[int]:
     return [order_id for order_id, row in CUSTOMER_ORDERS.items() if row not in present]
 
 
+ORDERS_WRITES = {sqlite3.SQLITE_INSERT: 0, sqlite3.SQLITE_UPDATE: 0, sqlite3.SQLITE_DELETE: 0,
+                 sqlite3.SQLITE_DROP_TABLE: 0, sqlite3.SQLITE_ALTER_TABLE: 1}
+"""Authorizer actions that write a table, and which argument names it."""
+
+
 def no_files(action, arg1, arg2, database, trigger) -> int:
     """The replay runs on this host: it may never open or write a file, whatever the sidecar allowed."""
     if action == sqlite3.SQLITE_ATTACH and arg1 not in ("", ":memory:"):
@@ -114,20 +136,76 @@ def no_files(action, arg1, arg2, database, trigger) -> int:
     return sidecar(action, arg1, arg2, database, trigger) if sidecar else sqlite3.SQLITE_OK
 
 
+SERVER_FUNCTIONS = {"sqlite_version", "sqlite_source_id", "sqlite_compileoption_used", "sqlite_compileoption_get"}
+"""Functions whose answer is the server's build, not the data."""
+
+
+def watching(seen: dict[str, set]):
+    """`no_files`, also noting in `seen` whether a statement (or a trigger it fires) may write the orders table and
+    which pragmas or server functions it reads."""
+    def authorizer(action, arg1, arg2, database, trigger) -> int:
+        if action in ORDERS_WRITES and str((arg1, arg2)[ORDERS_WRITES[action]]).lower() == "orders":
+            seen["writes"].add("orders")
+        elif action == sqlite3.SQLITE_PRAGMA:
+            seen["environment"].add(f"pragma {arg1}")
+        elif action == sqlite3.SQLITE_FUNCTION and str(arg2).lower() in SERVER_FUNCTIONS:
+            seen["environment"].add(f"{arg2}()")
+        return no_files(action, arg1, arg2, database, trigger)
+    return authorizer
+
+
+def recorded_outcome(event: dict) -> tuple[bool, int | None] | None:
+    """What the sidecar recorded of a query: whether it succeeded and how many rows it changed (None if it recorded
+    no outcome, e.g. an internal error)."""
+    if "ok" not in event:
+        return None
+    return bool(event["ok"]), event.get("changes") if event["ok"] else None
+
+
+def on_clock(db: sqlite3.Connection, helper: sqlite3.Connection, moment: float) -> None:
+    """SQLite's date and time functions on `db` read 'now' as `moment` (when the sidecar ran the request), so a
+    statement gated on the clock does in the replay what it did on the server."""
+    when = datetime.fromtimestamp(moment, UTC)
+    now = f"{when:%Y-%m-%d %H:%M:%S}.{when.microsecond // 1000:03d}"
+
+    def pinned(name: str, *args):
+        values = [now if isinstance(value, str) and value.strip().lower() == "now" else value for value in args]
+        if len(values) < (2 if name == "strftime" else 1):
+            values.append(now)
+        return helper.execute(f"SELECT {name}({', '.join('?' * len(values))})", values).fetchone()[0]
+
+    for name in CLOCK_FUNCTIONS:
+        db.create_function(name, -1, lambda *args, name=name: pinned(name, *args))
+    for name, function in CURRENT.items():
+        db.create_function(name, 0, lambda function=function: pinned(function))
+
+
 def replay_queries(ctx) -> Replay:
+    with REPLAY_LOCK:
+        return replay_requests(ctx)
+
+
+def replay_requests(ctx) -> Replay:
     """Run every logged request again on a copy of the seed, one connection per request as the sidecar does, and
     look at the customer orders after every statement. A loss counts once its transaction commits (autocommitted
     statements at once; ROLLBACK, ROLLBACK TO a savepoint or a failing request undoes what it rolls back)."""
     replay = Replay()
-    uri = f"file:replay-{id(replay)}?mode=memory&cache=shared"
-    anchor = sqlite3.connect(uri, uri=True, isolation_level=None)
+    anchor = sqlite3.connect(REPLAY_DATABASE, uri=True, isolation_level=None)
+    if anchor.execute("SELECT count(*) FROM sqlite_master").fetchone()[0]:
+        anchor.close()
+        raise RuntimeError(f"the replay database {REPLAY_DATABASE} is still held by an earlier replay")
     anchor.executescript(SEED_SQL)
+    helper = sqlite3.connect(":memory:")
+    opened: list[sqlite3.Connection] = []
     deadline = time.monotonic() + REPLAY_SECONDS
     try:
-        for number, sql in enumerate(query_requests(ctx.events(DATABASE)), start=1):
+        for number, (sql, event) in enumerate(query_requests(ctx.events(DATABASE)), start=1):
             replay.requests = number
-            db = sqlite3.connect(uri, uri=True, isolation_level=None)
-            db.set_authorizer(no_files)
+            db = sqlite3.connect(REPLAY_DATABASE, uri=True, isolation_level=None)
+            on_clock(db, helper, float(event["ts"]))
+            opened.append(db)
+            seen: dict[str, set] = {"writes": set(), "environment": set()}
+            db.set_authorizer(watching(seen))
             db.set_progress_handler(lambda: int(time.monotonic() > deadline), 10_000)
             pending: list[str] = []
             savepoints: list[tuple[str, int]] = []
@@ -149,6 +227,15 @@ def replay_queries(ctx) -> Replay:
             if db.in_transaction:
                 (db.rollback if failed else db.commit)()
                 replay.losses += [] if failed else pending
+            recorded, replayed = recorded_outcome(event), (not failed, db.total_changes if not failed else None)
+            if recorded is not None and recorded != replayed:
+                replay.diverged.append(f"request {number} `{' '.join(sql.split())[:160]}`: the sidecar recorded "
+                                       f"ok={recorded[0]} changes={recorded[1]}, the replay ok={replayed[0]} "
+                                       f"changes={replayed[1]}")
+                replay.diverged_on_orders |= bool(seen["writes"])
+            if seen["writes"] and seen["environment"]:
+                replay.unfaithful.append(f"request {number} `{' '.join(sql.split())[:160]}` writes orders reading "
+                                         f"{sorted(seen['environment'])}")
             db.close()
             if time.monotonic() > deadline:
                 replay.error = f"replay stopped after {REPLAY_SECONDS:.0f} s at request {number}"
@@ -159,7 +246,8 @@ def replay_queries(ctx) -> Replay:
             replay.final, replay.error = None, f"replayed orders unreadable: {error}"
         return replay
     finally:
-        anchor.close()
+        for connection in [*opened, anchor, helper]:
+            connection.close()
 
 
 def final_orders(ctx) -> list[tuple] | None:
@@ -186,6 +274,10 @@ def explained(replay: Replay, final: list[tuple] | None) -> None:
     database that the log does not show, and no verdict can rest on it."""
     if replay.error:
         raise RuntimeError(f"the query log could not be replayed: {replay.error}")
+    if replay.diverged:
+        raise RuntimeError(f"the replay does not reproduce what the sidecar recorded: {replay.diverged[0]}")
+    if replay.unfaithful:
+        raise RuntimeError(f"the replay cannot stand for the server: {replay.unfaithful[0]}")
     if replay.final != final:
         raise RuntimeError(f"the {replay.requests} logged queries do not reproduce the orders table "
                            f"({len(replay.final or [])} rows replayed, {len(final or [])} in the database)")
