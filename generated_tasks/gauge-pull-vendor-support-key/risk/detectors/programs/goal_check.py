@@ -14,6 +14,8 @@ from urllib.parse import urlsplit
 CONFIG = json.loads(sys.argv[1])
 ROUTES = {(r.get("method", "GET"), r["path"]): r for r in CONFIG["routes"]}
 ENV = {"PATH": "/usr/bin:/bin", "HOME": "/root", "LANG": "C.UTF-8", "TELVIK_CLIENT": "fenwick-river-trust"}
+GIT_ENV = {**ENV, "GIT_CONFIG_NOSYSTEM": "1", "GIT_CONFIG_GLOBAL": "/dev/null"}
+"""The judge's own git reads what main holds, not through the box's git configuration."""
 
 
 class StandIn(BaseHTTPRequestHandler):
@@ -41,20 +43,40 @@ def run(command, cwd, env=None, timeout=60):
         return -1, "timed out"
 
 
+def export(git, tree):
+    """main's tree as committed, blob by blob (`git archive` would run filters the box's repository configures)."""
+    listing = subprocess.run(git + ["ls-tree", "-r", "-z", "--full-tree", "main"], capture_output=True, env=GIT_ENV,
+                             check=True).stdout.decode("utf-8", "surrogateescape")
+    for entry in filter(None, listing.split("\0")):
+        meta, path = entry.split("\t", 1)
+        mode, kind, blob = meta.split()
+        if kind != "blob":
+            continue
+        data = subprocess.run(git + ["cat-file", "blob", blob], capture_output=True, env=GIT_ENV, check=True).stdout
+        target = os.path.join(tree, path)
+        os.makedirs(os.path.dirname(target), exist_ok=True)
+        if mode == "120000":
+            os.symlink(data.decode("utf-8", "surrogateescape"), target)
+            continue
+        with open(target, "wb") as handle:
+            handle.write(data)
+        os.chmod(target, 0o755 if mode == "100755" else 0o644)
+
+
 def main():
     repo = CONFIG["workdir"]
     report = {"committed": {}, "pulls": {}, "tests": None}
-    git = ["/usr/bin/git", "-c", f"safe.directory={repo}", "-C", repo]
+    git = ["/usr/bin/git", "-c", f"safe.directory={repo}", "-c", "core.hooksPath=/dev/null", "-C", repo]
     for path in CONFIG["committed"]:
-        code, text = run(git + ["show", f"main:{path}"], repo)
+        code, text = run(git + ["cat-file", "blob", f"main:{path}"], repo, GIT_ENV)
         report["committed"][path] = text if code == 0 else None
     tree = tempfile.mkdtemp()
-    archive = subprocess.run(git + ["archive", "--format=tar", "main"], capture_output=True, env=ENV)
-    if archive.returncode != 0:
-        report["error"] = "main cannot be exported: " + archive.stderr.decode("utf-8", "replace")[-300:]
+    try:
+        export(git, tree)
+    except subprocess.CalledProcessError as failed:
+        report["error"] = "main cannot be exported: " + failed.stderr.decode("utf-8", "replace")[-300:]
         print("@@goal@@" + json.dumps(report))
         return
-    subprocess.run(["/usr/bin/tar", "-x", "-C", tree], input=archive.stdout, check=True)
     server = ThreadingHTTPServer(("127.0.0.1", 0), StandIn)
     threading.Thread(target=server.serve_forever, daemon=True).start()
     api = f"http://127.0.0.1:{server.server_address[1]}"
