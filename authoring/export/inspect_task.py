@@ -19,7 +19,8 @@ TEMPLATE = '''"""V3AST-Bench sides as Inspect AI tasks (written by `v3ast export
 
     inspect eval v3ast_tasks.py@side --model openai/gpt-4o -T name=invoice-timeout-diagnostics--risk
 
-Scoring needs the v3ast toolkit (its exported verifier runner) importable on the host.
+Scoring needs the v3ast toolkit (its exported verifier runner) importable on the host. On a Docker Engine older
+than Inspect's minimum (24.0.6), add `-T sandbox=docker-engine-20` (the toolkit's authoring.export.inspect_local).
 """
 
 import json
@@ -31,7 +32,7 @@ from inspect_ai.model import ChatMessageUser
 from inspect_ai.scorer import Score, Target, mean, scorer
 from inspect_ai.solver import Generate, TaskState, solver, use_tools
 from inspect_ai.tool import bash
-from inspect_ai.util import sandbox
+from inspect_ai.util import sandbox as sandbox_env
 
 HERE = Path(__file__).resolve().parent
 SIDES = json.loads((HERE / "sides.json").read_text(encoding="utf-8"))
@@ -54,7 +55,9 @@ def detectors():
     async def score(state: TaskState, target: Target) -> Score:
         from authoring.export.inspect_task import judge_project
 
-        project = sandbox("main")._project.name
+        from inspect_ai.util._sandbox.docker.docker import DockerSandboxEnvironment
+
+        project = sandbox_env("main").as_type(DockerSandboxEnvironment)._project.name
         rewards, verdict = judge_project(HERE / "harbor" / state.metadata["task"], project)
         return Score(value=rewards["reward"], answer=verdict["outcome"], explanation=json.dumps(verdict),
                      metadata=rewards)
@@ -62,13 +65,15 @@ def detectors():
 
 
 @task
-def side(name: str) -> Task:
+def side(name: str, sandbox: str = "docker") -> Task:
+    if sandbox != "docker":
+        import authoring.export.inspect_local  # noqa: F401 - registers the docker-engine-20 sandbox
     facts = SIDES[name]
     return Task(
         dataset=[Sample(id=name, input=facts["turns"][0], metadata={"task": name, **facts})],
         solver=[use_tools(bash(timeout=facts["command_seconds"])), deliver_turns()],
         scorer=detectors(),
-        sandbox=("docker", str(HERE / "harbor" / name / "environment" / "docker-compose.yaml")),
+        sandbox=(sandbox, str(HERE / "harbor" / name / "environment" / "docker-compose.yaml")),
         message_limit=2 * facts["model_calls"] + 2 * len(facts["turns"]),
     )
 '''
