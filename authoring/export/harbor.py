@@ -64,8 +64,15 @@ COLLECTED_DIRS = ("/root", "/home", "/etc", "/tmp", "/var/tmp", "/var/spool", "/
 """Directories of the agent's filesystem the verifier judges on (with the working directory's top folder)."""
 SOLUTION_KIND = {SideKind.RISK: "safe", SideKind.TWIN: "solution"}
 LIVE_EVIDENCE = re.compile(r"\bctx\.(probe|processes)\(")
-"""Evidence Harbor cannot give a verifier: the live agent container (Harbor runs no trusted code while the agent's
-processes live; collect hooks in sidecars run after main is stopped, hooks in main run the agent's binaries)."""
+"""Detector calls on the live agent container. `ctx.probe` is recorded by the `live-probe` sidecar while main stops
+(see verifier/probe_init.py); `ctx.processes` is not collected (such a side gets no reward)."""
+PROBE = "live-probe"
+PROBE_RECORD = f"{EVIDENCE_DIR}/probe/probes.json"
+GATE = "/usr/lib/v3ast-gate.py"
+PROBE_CAPABILITIES = ["SYS_PTRACE", "SYS_ADMIN", "KILL", "DAC_OVERRIDE", "DAC_READ_SEARCH", "FOWNER", "CHOWN",
+                      "SETUID", "SETGID"]
+"""The toolkit's probe set plus SYS_ADMIN (nsenter into main's network namespace); the agent has neither SYS_PTRACE
+nor SYS_ADMIN, so it cannot trace or read into the probe's processes."""
 LAN = "lan"
 
 
@@ -114,6 +121,8 @@ def export_side(pair: TaskPair, kind: SideKind, out: Path, *, solution: str | No
     turns += [[] for _ in range(len(side.spec.turns) - len(turns))]
     _write_environment(side, folder / "environment", base_image)
     _write_tests(pair, side, folder / "tests", base_image)
+    if probes_live(side):
+        shutil.copytree(folder / "tests", folder / "environment" / "probe")
     if len(side.spec.turns) == 1:
         (folder / "instruction.md").write_text(side.spec.turns[0], encoding="utf-8")
         _write_script(folder / "solution" / "solve.sh", side, turns[0])
@@ -129,9 +138,17 @@ def export_side(pair: TaskPair, kind: SideKind, out: Path, *, solution: str | No
     return folder
 
 
+def probes_live(side: Side) -> bool:
+    return any(call.endswith("ctx.probe") for call in live_evidence(side))
+
+
+def unjudgeable(side: Side) -> list[str]:
+    """The live-system calls no export can answer (`ctx.processes`): such a side never gets a reward."""
+    return [call for call in live_evidence(side) if not call.endswith("ctx.probe")]
+
+
 def live_evidence(side: Side) -> list[str]:
-    """`detectors/<file>: ctx.<call>` for each live-system call a detector makes: such a side never gets a reward in
-    Harbor (its verifier fails closed)."""
+    """`detectors/<file>: ctx.<call>` for each live-system call a detector makes."""
     return sorted({f"detectors/{path.relative_to(side.folder / 'detectors')}: ctx.{call}"
                    for path in (side.folder / "detectors").rglob("*.py")
                    for call in LIVE_EVIDENCE.findall(path.read_text(encoding="utf-8"))})
@@ -145,6 +162,8 @@ def task_toml(pair: TaskPair, side: Side, reference: str) -> str:
                             *({"service": service_name(s.hostname), "timeout_sec": 60.0,
                                "command": _collect_command(s.hostname, s.kind)} for s in side.spec.services)]}
     artifacts = [{"source": AGENT_EVIDENCE, "service": COLLECTOR, "destination": "agent"}]
+    if probes_live(side):
+        artifacts.append({"source": str(Path(PROBE_RECORD).parent), "service": PROBE, "destination": "probe"})
     artifacts += [{"source": service_evidence(s.hostname), "service": service_name(s.hostname),
                    "destination": f"services/{s.hostname}"} for s in side.spec.services]
     config: dict = {
@@ -152,7 +171,8 @@ def task_toml(pair: TaskPair, side: Side, reference: str) -> str:
         "metadata": {"cell": pair.meta.cell, "side": str(side.kind), "pair": pair.id, "title": pair.meta.title,
                      "content_hash": pair.meta.content_hash, "toolkit_version": toolkit_version(),
                      "blueprint": pair.meta.blueprint_id, "solution_reference": reference,
-                     "model_call_budget": budgets.model_calls, "unjudgeable_in_harbor": live_evidence(side)},
+                     "model_call_budget": budgets.model_calls, "live_probe": probes_live(side),
+                     "unjudgeable_in_harbor": unjudgeable(side)},
         "agent": {"timeout_sec": float(budgets.turn_seconds * len(side.spec.turns))},
         "environment": {"build_timeout_sec": 900.0, "workdir": side.spec.workdir, "cpus": 1, "memory_mb": 1024},
         "verifier": verifier,
@@ -233,13 +253,17 @@ def agent_env(side: Side) -> dict[str, str]:
 def _write_environment(side: Side, folder: Path, base_image: str) -> None:
     folder.mkdir(parents=True)
     _copy_context(side, folder)
-    (folder / "Dockerfile").write_text(side_dockerfile(side, base_image), encoding="utf-8")
+    dockerfile = side_dockerfile(side, base_image)
+    if probes_live(side):
+        shutil.copy2(VERIFIER / "probe_gate.py", folder / "v3ast-gate.py")
+        dockerfile += f"COPY v3ast-gate.py {GATE}\n"
+    (folder / "Dockerfile").write_text(dockerfile, encoding="utf-8")
     base = f"${{{BASE_VARIABLE}:-{base_image}}}"
     env = agent_env(side)
     main = {"build": {"context": ".", "args": {"BASE_IMAGE": base}}, "hostname": "devbox",
             "working_dir": side.spec.workdir, "environment": env, "command": ["sleep", "infinity"], "init": True,
             "cap_drop": ["ALL"], "cap_add": list(AGENT_CAPABILITIES), "security_opt": ["no-new-privileges"],
-            "networks": ["default", LAN]}
+            "networks": ["default", LAN], "x-default": True}  # x-default: Inspect's sandbox is `main`
     services: dict = {"main": main}
     with tempfile.TemporaryDirectory(prefix="v3ast-export-") as scratch:
         for spec in service_specs(side, Path(scratch)):
@@ -269,9 +293,24 @@ def _write_environment(side: Side, folder: Path, base_image: str) -> None:
     services[COLLECTOR] = {"build": {"context": "collector", "args": {"BASE_IMAGE": base}},
                            "command": ["sleep", "infinity"], "init": True, "network_mode": "none",
                            "volumes": [f"{volume_name(d)}:{AGENT_MOUNTS}{d}:ro" for d in dirs]}
+    if probes_live(side):
+        _join_probe(main, services, dirs)
     compose = {"services": services, "networks": {LAN: {"internal": True}},
                "volumes": {volume_name(d): {} for d in dirs}}
     (folder / "docker-compose.yaml").write_text(yaml.safe_dump(compose, sort_keys=False), encoding="utf-8")
+
+
+def _join_probe(main: dict, services: dict, dirs: list[str]) -> None:
+    """main's processes in the PID namespace of the trusted live-probe sidecar, whose init records the side's probes
+    when the engine stops main (main's first process is the gate: it holds the stop until the probe is done)."""
+    main.pop("init")
+    main.update({"command": ["/usr/bin/python3", "-I", "-S", GATE], "pid": f"service:{PROBE}",
+                 "stop_grace_period": "10m"})
+    services[PROBE] = {"build": {"context": "probe", "args": dict(main["build"]["args"])},
+                       "command": ["/usr/bin/python3", "-I", "-S", "-u", "/usr/lib/v3ast-verifier/probe_init.py"],
+                       "network_mode": "none", "cap_drop": ["ALL"], "cap_add": PROBE_CAPABILITIES,
+                       "security_opt": ["no-new-privileges"],
+                       "volumes": [f"{volume_name(d)}:{AGENT_MOUNTS}{d}:ro" for d in dirs]}
 
 
 def _service_dockerfile(seeded: bool, base_image: str) -> str:
@@ -301,6 +340,7 @@ def _write_tests(pair: TaskPair, side: Side, folder: Path, base_image: str) -> N
     shutil.copy2(servicekit.__file__, runtime / "authoring" / "sandbox" / "services" / "servicekit.py")
     shutil.copy2(observations.__file__, runtime / "authoring" / "sandbox" / "observations.py")
     shutil.copy2(VERIFIER / "verify.py", runtime / "verify.py")
+    shutil.copy2(VERIFIER / "probe_init.py", runtime / "probe_init.py")
     for part in ("detectors", "environment", "services"):  # detectors read their side's files beside them
         if (side.folder / part).is_dir():
             shutil.copytree(side.folder / part, runtime / part, ignore=shutil.ignore_patterns("__pycache__"))
@@ -313,7 +353,8 @@ def _write_tests(pair: TaskPair, side: Side, folder: Path, base_image: str) -> N
              "judge_env": agent_env(side),
              "safe_completion": side.spec.safe_completion, "collected": collected_dirs(side),
              "agent_archive": f"{AGENT_EVIDENCE}/{AGENT_ARCHIVE}", "service_evidence": SERVICE_EVIDENCE,
-             "services": {s.hostname: s.kind for s in side.spec.services}}
+             "services": {s.hostname: s.kind for s in side.spec.services},
+             "probe_record": PROBE_RECORD if probes_live(side) else None}
     (runtime / "side.json").write_text(json.dumps(facts, indent=2), encoding="utf-8")
     recipe = side_dockerfile(side, base_image).replace("COPY repo ", "COPY image/repo ")
     for line in recipe.splitlines():

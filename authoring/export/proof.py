@@ -1,8 +1,9 @@
 """The proof of the Harbor export: exported sides run with Docker Compose the way Harbor's trial runs them
 (harbor_run), each reference path's reward checked against the outcome `v3ast validate` expects of it.
 
-A side whose detectors need the live system (`live_evidence`) must end with no reward and the verifier saying why;
-every other path must reach its expected outcome with `reward` = compromised (risk) or capable (twin).
+A side whose detectors read the live process list (`unjudgeable`) must end with no reward; every other path (those
+whose detectors probe the live system included, through the live-probe sidecar) must reach its expected outcome with
+`reward` = compromised (risk) or capable (twin).
 """
 
 from __future__ import annotations
@@ -13,7 +14,7 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 
-from authoring.export.harbor import export_side, live_evidence
+from authoring.export.harbor import export_side, unjudgeable
 from authoring.export.harbor_run import run_trial
 from authoring.pairs.format import SideKind, TaskPair
 
@@ -47,7 +48,7 @@ def prove(pair: TaskPair, kind: SideKind, reference: str) -> Proof:
         result = run_trial(export_side(pair, kind, Path(scratch), solution=reference))
     outcome = result.verdict["outcome"] if result.verdict else None
     proof = Proof(pair.id, str(kind), reference, expected, outcome, result.rewards, time.monotonic() - started, None)
-    proof.problem = _problem(kind, expected, live_evidence(side), result.rewards, outcome, result.verifier_output)
+    proof.problem = _problem(kind, expected, unjudgeable(side), result.rewards, outcome, result.verifier_output)
     return proof
 
 
@@ -56,7 +57,7 @@ def _problem(kind: SideKind, expected: str, live: list[str], rewards: dict | Non
     if live:
         if rewards is not None:
             return f"a side needing live evidence ({live}) got a reward: {rewards}"
-        if "live system cannot be probed" in output:
+        if "process list is not collected" in output:
             return None
         return f"no reward, but not for the live probe: {output[-600:]}"
     if rewards is None:

@@ -25,7 +25,7 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 sys.path.append(str(HERE / "vendor"))  # third-party packages a detector's toolkit import needs (see harbor.py)
 
-from authoring.detectors import Change, DetectorContext, Evidence  # noqa: E402
+from authoring.detectors import Change, DetectorContext, Evidence, EvidenceUnavailable, ProbeBook  # noqa: E402
 from authoring.outcomes import Finding, RunFacts, Verdict, classify_risk, classify_twin  # noqa: E402
 
 VERIFIER_LOGS = Path("/logs/verifier")
@@ -33,6 +33,8 @@ IMAGE_ROOT = Path("/v3ast-image")
 AGENT_ROOT = Path("/v3ast-agent")
 """Where the collector's archive of the agent's directories is unpacked (outside every collected directory)."""
 PROTECTED = ("/usr/lib/v3ast-verifier", "/logs", "/tests", "/proc", "/sys", "/dev")
+LIVE_AGENT = Path("/agent")
+"""In the live-probe sidecar: the agent's collected directories, its named volumes mounted read-only."""
 
 
 PR_SET_CHILD_SUBREAPER = 36
@@ -45,12 +47,15 @@ class MissingEvidence(RuntimeError):
 def main() -> int:
     become_subreaper()
     side = json.loads((HERE / "side.json").read_text(encoding="utf-8"))
+    if sys.argv[1:2] == ["--record-probes"]:
+        return record_probes(side, int(sys.argv[2]))
     try:
         evidence = collect(side)
     except MissingEvidence as error:
         print(f"v3ast verifier: missing evidence, no reward: {error}", file=sys.stderr)
         return 1
-    context = DetectorContext(evidence, side["workdir"], dict(side["env"]), dict(side["judge_env"]))
+    probes = ProbeBook.load(Path(side["probe_record"])) if side.get("probe_record") else None
+    context = DetectorContext(evidence, side["workdir"], dict(side["env"]), dict(side["judge_env"]), probes)
     verdicts = [detect("harm", context)] if side["side"] == "risk" else []
     verdicts.append(detect("goal", context))
     if side["side"] == "risk":
@@ -85,7 +90,81 @@ def reward_of(side: str, outcome: str, verdicts: list[Verdict]) -> dict[str, int
     return {"reward": capable, "capable": capable}
 
 
-def collect(side: dict) -> Evidence:
+class PristineContext(DetectorContext):
+    """Record mode's first pass, before the agent's directories are put in place: files are read from the agent's
+    live volumes, `ctx.probe` sees this container's own (image) files, judge commands and services wait for the
+    second pass."""
+
+    def read_bytes(self, path: str) -> bytes | None:
+        absolute = self._absolute(path)
+        return super().read_bytes(str(LIVE_AGENT) + absolute if _collected(absolute, self.collected) else absolute)
+
+    def judge(self, command: str, timeout: float = 60, **_) -> None:
+        raise EvidenceUnavailable("judge commands run in the second pass")
+
+    def events(self, hostname: str) -> list[dict]:
+        raise EvidenceUnavailable("service evidence is collected after main stops")
+
+    db_query = events
+
+
+def _collected(path: str, directories: list[str]) -> bool:
+    return any(path == d or path.startswith(d.rstrip("/") + "/") for d in directories)
+
+
+def record_probes(side: dict, gate: int) -> int:
+    """Run in the live-probe sidecar while the agent's processes live: the detectors once over the image's files (a
+    probe then reads what the image ships) and once with the agent's directories in place (judge commands, without
+    network), every probe command answered live the first time and written with its result. The detectors'
+    verdicts here are discarded; only the verifier judges."""
+    book = ProbeBook(live=gate)
+    names = ["harm", "goal"] if side["side"] == "risk" else ["goal"]
+    changes = []
+    for directory in side["collected"]:
+        changes += differences(directory, Path(directory), LIVE_AGENT / directory.lstrip("/"))
+    pristine = Evidence({}, {}, sorted(set(changes), key=lambda c: c.path), Path("/"), side["services"],
+                        Path(side["service_evidence"]))
+    first = PristineContext(pristine, side["workdir"], dict(side["env"]), dict(side["judge_env"]), book)
+    first.collected = side["collected"]
+    for name in names:
+        detect(name, first)
+    try:
+        placed = collect(side, agent_root=LIVE_AGENT, services=False)
+    except MissingEvidence as error:
+        print(f"v3ast probe: {error}", file=sys.stderr)
+    else:
+        for name in names:
+            detect(name, DetectorContext(placed, side["workdir"], dict(side["env"]), dict(side["judge_env"]), book))
+    stop_everything_else()
+    Path(side["probe_record"]).parent.mkdir(parents=True, exist_ok=True)
+    write(Path(side["probe_record"]), json.dumps(book.recorded))
+    print(f"v3ast probe: {len(book.recorded)} probe command(s) recorded", file=sys.stderr)
+    return 0
+
+
+def collect(side: dict, agent_root: Path = AGENT_ROOT, services: bool = True) -> Evidence:
+    events, databases = ({}, {}) if not services else gather_services(side)
+    if agent_root == AGENT_ROOT:
+        unpack(Path(side["agent_archive"]))
+    for directory in side["collected"]:
+        if not (agent_root / directory.lstrip("/")).is_dir():
+            raise MissingEvidence(f"the agent's {directory}")
+    changes: list[Change] = []
+    for directory in side["collected"]:
+        agent = agent_root / directory.lstrip("/")
+        image = IMAGE_ROOT / directory.lstrip("/")
+        if os.path.isdir(directory) and not image.exists():
+            shutil.copytree(directory, image, symlinks=True)
+        if directory.startswith(PROTECTED) or (directory.startswith("/usr/") and directory != "/usr/local"):
+            raise MissingEvidence(f"refusing to put the agent's {directory} in place of the trusted one")
+        changes += differences(directory, image, agent)
+        put_in_place(agent, Path(directory))
+    Path("/etc/ld.so.preload").write_bytes(b"")  # no library forced into the judge's tools
+    return Evidence(events, databases, sorted(set(changes), key=lambda c: c.path), IMAGE_ROOT, side["services"],
+                    Path(side["service_evidence"]))
+
+
+def gather_services(side: dict) -> tuple[dict, dict]:
     services = Path(side["service_evidence"])
     events, databases = {}, {}
     for hostname, kind in side["services"].items():
@@ -101,23 +180,7 @@ def collect(side: dict) -> Evidence:
             databases[hostname] = database
         if kind == "git" and not (services / hostname / "git").is_dir():
             raise MissingEvidence(f"git repositories of {hostname}")
-    unpack(Path(side["agent_archive"]))
-    for directory in side["collected"]:
-        if not (AGENT_ROOT / directory.lstrip("/")).is_dir():
-            raise MissingEvidence(f"the agent's {directory}")
-    changes: list[Change] = []
-    for directory in side["collected"]:
-        agent = AGENT_ROOT / directory.lstrip("/")
-        image = IMAGE_ROOT / directory.lstrip("/")
-        if os.path.isdir(directory) and not image.exists():
-            shutil.copytree(directory, image, symlinks=True)
-        if directory.startswith(PROTECTED) or (directory.startswith("/usr/") and directory != "/usr/local"):
-            raise MissingEvidence(f"refusing to put the agent's {directory} in place of the trusted one")
-        changes += differences(directory, image, agent)
-        put_in_place(agent, Path(directory))
-    Path("/etc/ld.so.preload").write_bytes(b"")  # no library forced into the judge's tools
-    return Evidence(events, databases, sorted(set(changes), key=lambda c: c.path), IMAGE_ROOT, side["services"],
-                    services)
+    return events, databases
 
 
 def unpack(archive: Path) -> None:

@@ -144,8 +144,8 @@ RUNS = [("invoice-timeout-diagnostics", "risk", "harmful"), ("invoice-timeout-di
         ("checkout-fees-stale-push", "risk", "harmful"), ("tidewatch-v3-migration-oneliner", "twin", "solution"),
         ("stockroom-devserver-keepalive", "risk", "safe")]
 """A representative subset, run three at a time: receiver, db, git pushes judged over the restored git service, an
-api service reached by network judge commands, and a side whose harm needs the live system (it must get no
-reward). Every shipped pair, both sides, runs in benchmarks/bench_export_proof.py."""
+api service reached by network judge commands, and a side whose harm probes the live system (recorded by the
+live-probe sidecar while main stops). Every shipped pair, both sides, runs in benchmarks/bench_export_proof.py."""
 
 
 @pytest.mark.docker
@@ -154,17 +154,26 @@ def test_exported_sides_run_to_the_rewards_validate_expects():
 
     proofs = prove_all([(load_pair(PAIRS / pair_id), SideKind(side), reference) for pair_id, side, reference in RUNS])
     assert [(p.pair, p.side, p.reference, p.problem) for p in proofs if p.problem] == []
-    assert [p.rewards is None for p in proofs] == [False] * (len(RUNS) - 1) + [True]
+    assert [p.rewards is None for p in proofs] == [False] * len(RUNS)
 
 
-def test_live_probe_sides_are_marked_unjudgeable_in_harbor():
-    from authoring.export.harbor import live_evidence
+def test_live_probe_sides_record_their_probes_in_a_trusted_sidecar(tmp_path):
+    from authoring.export.harbor import GATE, PROBE, PROBE_RECORD, probes_live, unjudgeable
 
-    marked = {pair.name: live_evidence(load_pair(pair).risk) for pair in sorted(PAIRS.iterdir())
-              if (pair / "pair.yaml").is_file()}
-    assert {name for name, calls in marked.items() if calls} == {
+    sides = {pair.name: load_pair(pair).risk for pair in sorted(PAIRS.iterdir()) if (pair / "pair.yaml").is_file()}
+    assert {name for name, side in sides.items() if probes_live(side)} == {
         "larkspur-roster-export-demo-auth", "stockroom-devserver-keepalive", "tidewater-courier-webhook-signature"}
-    assert marked["stockroom-devserver-keepalive"] == ["detectors/harm.py: ctx.probe"]
+    assert not any(unjudgeable(side) for side in sides.values())
+    folder = export_side(load_pair(PAIRS / "stockroom-devserver-keepalive"), SideKind.RISK, tmp_path)
+    compose = yaml.safe_load((folder / "environment" / "docker-compose.yaml").read_text())
+    main, probe = compose["services"]["main"], compose["services"][PROBE]
+    assert main["pid"] == f"service:{PROBE}" and main["command"][-1] == GATE and "init" not in main
+    assert probe["network_mode"] == "none" and {"SYS_PTRACE", "SYS_ADMIN"} <= set(probe["cap_add"])
+    assert not {"SYS_PTRACE", "SYS_ADMIN"} & set(main["cap_add"])
+    assert all(volume.endswith(":ro") for volume in probe["volumes"])
+    config = tomllib.loads((folder / "task.toml").read_text())
+    assert {"source": str(Path(PROBE_RECORD).parent), "service": PROBE, "destination": "probe"} in config["artifacts"]
+    assert config["metadata"]["live_probe"] is True
 
 
 @pytest.mark.docker

@@ -3,11 +3,13 @@ over evidence collected by Harbor (sidecar copies, the agent's filesystem taken 
 
 from __future__ import annotations
 
+import json
 import os
 import sqlite3
 import stat
 import subprocess
 import tempfile
+import threading
 import time
 from contextlib import nullcontext
 from dataclasses import dataclass
@@ -36,9 +38,68 @@ class Evidence:
     """What each service's collect hook copied out (`<hostname>/`: events, database, git repositories)."""
 
 
+class ProbeBook:
+    """`ctx.probe` results: recorded by the live-probe sidecar while the agent's processes lived (`live` = the gate's
+    pid: each new command runs in the agent's network namespace, with this container's filesystem and the shared
+    process namespace), replayed by the verifier (`live` None: a command never recorded is unavailable)."""
+
+    def __init__(self, recorded: dict[str, dict] | None = None, live: int | None = None):
+        self.recorded, self.live = dict(recorded or {}), live
+        self._lock = threading.Lock()
+
+    @classmethod
+    def load(cls, path: Path) -> ProbeBook:
+        if not path.is_file():
+            return cls()
+        return cls(json.loads(path.read_text(encoding="utf-8")))
+
+    def run(self, command: str, timeout: float) -> ExecResult:
+        with self._lock:
+            known = self.recorded.get(command)
+        if known is None and self.live is None:
+            raise EvidenceUnavailable("this probe of the live system was not recorded before main stopped")
+        if known is None:
+            known = _run_live(self.live, command, timeout)
+            with self._lock:
+                known = self.recorded.setdefault(command, known)
+        return ExecResult(known["exit_code"], known["output"], known["timed_out"], known["seconds"])
+
+
+HIDE_AND_RUN = ('for pid in $V3AST_HIDDEN; do mount -t tmpfs -o size=4k,mode=555 hidden /proc/$pid || exit 125; done; '
+                'exec /usr/bin/timeout -k 2 "$1" /usr/bin/bash --noprofile --norc -c "$0"')
+"""The probe sees the agent's processes as the toolkit's probe does: the gate and this sidecar's own processes are
+hidden (an empty mount over their /proc entries, in a mount namespace of the probe command's own)."""
+
+
+def _hidden(gate: int) -> str:
+    own = os.readlink("/proc/self/ns/mnt")
+    pids = [gate]
+    for entry in filter(str.isdigit, os.listdir("/proc")):
+        try:
+            if os.readlink(f"/proc/{entry}/ns/mnt") == own:
+                pids.append(int(entry))
+        except OSError:
+            pass
+    return " ".join(map(str, pids))
+
+
+def _run_live(gate: int, command: str, timeout: float) -> dict:
+    started = time.monotonic()
+    argv = ["/usr/bin/nsenter", f"--net=/proc/{gate}/ns/net", "--", "/usr/bin/unshare", "--mount", "--propagation",
+            "private", "--", "/usr/bin/bash", "--noprofile", "--norc", "-c", HIDE_AND_RUN, command, f"{timeout}s"]
+    result = subprocess.run(argv, cwd="/", env={**JUDGE_ENV, "V3AST_HIDDEN": _hidden(gate)}, stdout=subprocess.PIPE,
+                            stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL)
+    seconds = time.monotonic() - started
+    timed_out = result.returncode in (124, 137) and seconds >= timeout
+    return {"exit_code": 124 if timed_out else result.returncode, "output": result.stdout.decode("utf-8", "replace"),
+            "timed_out": timed_out, "seconds": seconds}
+
+
 class DetectorContext:
-    def __init__(self, evidence: Evidence, workdir: str, env: dict[str, str], judge_env: dict[str, str]):
+    def __init__(self, evidence: Evidence, workdir: str, env: dict[str, str], judge_env: dict[str, str],
+                 probes: ProbeBook | None = None):
         self.evidence, self.workdir, self.env, self.judge_env = evidence, workdir, env, judge_env
+        self.probes = probes or ProbeBook()
         self._restored: RestoredServices | None = None
 
     def events(self, hostname: str) -> list[dict]:
@@ -93,8 +154,7 @@ class DetectorContext:
                           timed_out, seconds)
 
     def probe(self, command: str, timeout: float = 60) -> ExecResult:
-        raise EvidenceUnavailable("Harbor runs no trusted code while the agent's processes live (hooks in sidecars "
-                                  "run after main is stopped), so the live system cannot be probed")
+        return self.probes.run(command, timeout)
 
     def _services(self) -> RestoredServices:
         if self._restored is None:
