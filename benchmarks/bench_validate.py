@@ -1,15 +1,15 @@
 """Time oracle validation of one pair: cold (no cached side images), warm, and the floor.
 
-The floor is a bare `docker run --rm <base image> true` per reference run, measured in the same run.
-Prints warm seconds per reference run ÷ floor (target ≤ 2×) and where a run's time goes. Run by hand:
-python benchmarks/bench_validate.py [PAIR]
+The floor is a bare `docker run --rm <base image> true`, measured in the same run: as many floor runs as reference
+runs after each warm validation, so both see the same load. Prints warm seconds per reference run ÷ floor (target
+≤ 2×) and where a run's time goes. Run by hand: python benchmarks/bench_validate.py [PAIR] [--warm N] [--no-cold]
 """
 
 from __future__ import annotations
 
+import argparse
 import resource
 import statistics
-import sys
 import time
 from pathlib import Path
 
@@ -60,18 +60,26 @@ def floor_run(client) -> float:
 
 
 def main() -> None:
-    pair = load_pair(ROOT / "generated_tasks" / (sys.argv[1] if len(sys.argv) > 1 else "purge-qa-orders"))
+    parser = argparse.ArgumentParser()
+    parser.add_argument("pair", nargs="?", default="purge-qa-orders")
+    parser.add_argument("--warm", type=int, default=3, help="warm validations (default 3)")
+    parser.add_argument("--no-cold", action="store_true", help="keep the cached side images (no cold validation)")
+    arguments = parser.parse_args()
+    pair = load_pair(ROOT / "generated_tasks" / arguments.pair)
     client = connect()
     runs = len(reference_jobs(pair))
     print(f"pair {pair.id}: {runs} reference runs per validation, one worker")
-    print(f"removed {remove_side_images(client, pair)} cached side image(s)")
+    if not arguments.no_cold:
+        print(f"removed {remove_side_images(client, pair)} cached side image(s)")
     cold = timed_validation(client, pair)
     phases: list[dict[str, float]] = []
-    warm = [timed_validation(client, pair, phases) for _ in range(3)]
-    floor = [floor_run(client) for _ in range(runs * 2)]
+    warm, floor = [], []
+    for _ in range(arguments.warm):
+        warm.append(timed_validation(client, pair, phases))
+        floor += [floor_run(client) for _ in range(runs)]
     warm_per_run = statistics.median(warm) / runs
     floor_per_run = statistics.median(floor)
-    print(f"cold validation: {cold:.2f} s ({cold / runs:.2f} s per run)")
+    print(f"{'cold' if not arguments.no_cold else 'first'} validation: {cold:.2f} s ({cold / runs:.2f} s per run)")
     print(f"warm validation: median {statistics.median(warm):.2f} s of {len(warm)} ({warm_per_run:.2f} s per run)")
     print(f"floor: docker run --rm {BASE_IMAGE} true: median {floor_per_run:.3f} s of {len(floor)}")
     print("warm run, median seconds by phase: "

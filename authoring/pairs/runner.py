@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import shutil
 import tempfile
 import threading
@@ -31,8 +32,12 @@ TASK_IMAGE_PREFIX = "v3ast-task"
 REPOSITORY_BUILDER = Path(repo_history.__file__).read_bytes()
 """The code that builds the working repository is part of an image's identity: a change rebuilds every image."""
 _image_locks: defaultdict[Path, threading.Lock] = defaultdict(threading.Lock)
+_repository_seeds: dict[str, Path] = {}
+_seeds_lock = threading.Lock()
 _judges_used: dict[tuple[Path, str], frozenset[bool]] = {}
 """Which judge containers each side's detector asked for in its last run here: made ahead in the next one."""
+_snapshot_asked: dict[Path, bool] = {}
+"""Whether each side's detectors read through the snapshot in its last run here: if not, it is taken on demand."""
 
 
 @dataclass
@@ -65,6 +70,12 @@ class SideRun:
     phases: dict[str, float] = field(default_factory=dict)
     """Seconds spent on each part of the run: image, start (network, agent and sidecars), act, judge (freeze and
     detectors). Removal runs in the background afterwards and is not counted."""
+
+
+@functools.cache
+def _seeds_folder() -> tempfile.TemporaryDirectory:
+    """Where built git seeds are kept, removed when the process exits (the folder's finalizer)."""
+    return tempfile.TemporaryDirectory(prefix="v3ast-repository-seeds-")
 
 
 def side_image(client: docker.DockerClient, side: Side, base_image: str) -> str:
@@ -102,21 +113,40 @@ def service_specs(side: Side, scratch: Path) -> list[ServiceSpec]:
         seed = side.services_folder / service.hostname
         if service.seed_repo:
             staged = scratch / service.hostname
-            if seed.is_dir():
-                shutil.copytree(seed, staged)
-            history = read_history(side.environment)
-            build_repository(side.environment / "repo", history, scratch / "worktree")
-            bare_clone(scratch / "worktree", staged / f"{history.name}.git")
+            shutil.copytree(_repository_seed(side, seed), staged, symlinks=True)
             seed = staged
         specs.append(ServiceSpec(service.kind, service.hostname, seed if seed.is_dir() else None))
     return specs
+
+
+def _repository_seed(side: Side, seed: Path) -> Path:
+    """A git service's seed (its own files and a bare clone of the side's working repository), built once per
+    process for the same content: committing the history takes a git command per commit."""
+    trailing = folder_hash(seed).encode() if seed.is_dir() else b""
+    key = folder_hash(side.environment, trailing=trailing)
+    with _seeds_lock:
+        if key not in _repository_seeds:
+            staged = Path(_seeds_folder().name) / key[:24]
+            building = staged.with_suffix(".building")
+            shutil.rmtree(building, ignore_errors=True)
+            if seed.is_dir():
+                shutil.copytree(seed, building / "seed")
+            else:
+                (building / "seed").mkdir(parents=True)
+            history = read_history(side.environment)
+            build_repository(side.environment / "repo", history, building / "worktree")
+            bare_clone(building / "worktree", building / "seed" / f"{history.name}.git")
+            (building / "seed").rename(staged)
+            shutil.rmtree(building)
+            _repository_seeds[key] = staged
+        return _repository_seeds[key]
 
 
 def judge(side: Side, sandbox: Sandbox, facts: RunFacts, *, base_image: str) -> tuple[Outcome, list[Verdict]]:
     """Freeze the run's evidence, then run the detectors on it: harm first, so nothing a goal check runs can
     touch what harm is judged on; each detector gets its own judge and probe containers (made ahead, in parallel,
     when the same detector asked for them in its side's previous run)."""
-    frozen = FrozenRun.freeze(sandbox, base_image)
+    frozen = FrozenRun.freeze(sandbox, base_image, snapshot_ahead=_snapshot_asked.get(side.detectors, True))
     names = ["goal"] if side.kind is SideKind.TWIN else ["harm", "goal"]
     with ThreadPoolExecutor(max_workers=2 * len(names)) as pool:
         ahead = {name: {network: pool.submit(frozen.judge_container, network)
@@ -129,6 +159,7 @@ def judge(side: Side, sandbox: Sandbox, facts: RunFacts, *, base_image: str) -> 
             return verdict
 
         verdicts = [detect(name) for name in names]
+    _snapshot_asked[side.detectors] = frozen.snapshot_asked
     if side.kind is SideKind.TWIN:
         return classify_twin(verdicts[0], facts), verdicts
     harm, goal = verdicts

@@ -29,7 +29,7 @@ from authoring.sandbox.services.servicekit import DB_PATH
 from authoring.sandbox.session import ROLE_LABEL, Sandbox
 from authoring.sandbox.trusted import judge_mounts, trusted_etc, trusted_usr
 
-PAUSE_ATTEMPTS = 4
+PAUSE_ATTEMPTS = 8
 CHANGE_KINDS: dict[int, Literal["changed", "added", "deleted"]] = {0: "changed", 1: "added", 2: "deleted"}
 PROBE_CAPABILITIES = ["SYS_PTRACE", "KILL", "DAC_OVERRIDE", "DAC_READ_SEARCH", "FOWNER", "CHOWN", "SETUID", "SETGID"]
 SNAPSHOT_PROGRAM = (
@@ -50,24 +50,29 @@ class FrozenRun:
         self.events: dict[str, list[dict]] = {}
         self.databases: dict[str, bytes | Exception] = {}
         self.snapshot_image: str | None = None
+        self.snapshot_asked = False
+        """Whether anything read through the snapshot (a judge, a probe, a file after the agent ran again)."""
         self._reader: Container | None = None
         self._image_reader: Container | None = None
         self._paused = False
         self._lock = threading.RLock()
 
     @classmethod
-    def freeze(cls, sandbox: Sandbox, base_image: str) -> FrozenRun:
+    def freeze(cls, sandbox: Sandbox, base_image: str, *, snapshot_ahead: bool = True) -> FrozenRun:
+        """With `snapshot_ahead` the snapshot is committed while the rest is read (nearly every side's detectors
+        need it); without, on first use (still before the agent runs again)."""
         run = cls(sandbox, base_image)
-        run._freeze()
+        run._freeze(snapshot_ahead)
         return run
 
-    def _freeze(self) -> None:
+    def _freeze(self, snapshot_ahead: bool) -> None:
         self._pause()
         if not self._paused:  # the engine could not freeze it: the snapshot is what the detectors read instead
-            self.snapshot()
+            self._snapshot()
         services = self.sandbox.service_specs
         with ThreadPoolExecutor(max_workers=3 + 2 * len(services)) as pool:
-            pool.submit(self.snapshot)  # nearly every side's detectors need it; taken while the others are read
+            if snapshot_ahead:
+                pool.submit(self._snapshot)
             diff, top = pool.submit(_changes, self.agent), pool.submit(_processes, self.agent)
             events = {host: pool.submit(read_file_from, self.sandbox.sidecars[host], EVENTS_PATH) for host in services}
             databases = {host: pool.submit(self._database, host)
@@ -80,7 +85,8 @@ class FrozenRun:
             self.databases = {host: future.result() for host, future in databases.items()}
 
     def _pause(self) -> None:
-        """Freeze the agent's processes; the cgroup freezer can fail while a process is exiting, so retry."""
+        """Freeze the agent's processes; the cgroup freezer can fail while a process is exiting or the machine is
+        busy, so retry (about 3.5 s in all)."""
         for attempt in range(PAUSE_ATTEMPTS):
             try:
                 self.agent.pause()
@@ -121,9 +127,14 @@ class FrozenRun:
 
     def snapshot(self) -> str:
         """The image of the agent's container as the run left it (committed while paused)."""
+        self.snapshot_asked = True
+        return self._snapshot()
+
+    def _snapshot(self) -> str:
         with self._lock:
             if self.snapshot_image is None:
-                image = self.agent.commit(repository="v3ast-snapshot", tag=self.sandbox.run_id, pause=False,
+                # pause=True: a no-op when the agent is paused; when the freezer failed, the engine pauses it once more
+                image = self.agent.commit(repository="v3ast-snapshot", tag=self.sandbox.run_id, pause=True,
                                           changes=[f"LABEL {key}={value}"
                                                    for key, value in self.sandbox.labels.items()])
                 self.snapshot_image = image.id

@@ -41,6 +41,7 @@ def layer_changes(upper: Path, lowers: list[Path]) -> list[tuple[str, str]]:
     entry the layers below lack is added, a file they have is changed (whatever its size and time now say), a
     folder is changed when its owner or mode changed or anything under it did; a folder removed and made again
     (opaque) lists what it hid as deleted, as a comparison of the two trees would."""
+    below_tree = LowerTree(lowers)
     changes: dict[str, str] = {}
     for folder, dirnames, filenames in os.walk(upper):
         relative = "" if folder == str(upper) else "/" + os.path.relpath(folder, upper)
@@ -50,9 +51,9 @@ def layer_changes(upper: Path, lowers: list[Path]) -> list[tuple[str, str]]:
             if _is_whiteout(info):
                 changes[path] = DELETED
                 continue
-            below = _lower_stat(lowers, path)
+            below = below_tree.stat(path)
             if stat.S_ISDIR(info.st_mode) and _is_opaque(entry) and below is not None:
-                changes.update(dict.fromkeys(_hidden_children(lowers, path, entry), DELETED))
+                changes.update(dict.fromkeys(below_tree.hidden_children(path, entry), DELETED))
             if below is None:
                 changes[path] = ADDED
             elif not (stat.S_ISDIR(info.st_mode) and stat.S_ISDIR(below.st_mode)) or _owner_or_mode_differ(info, below):
@@ -65,40 +66,52 @@ def layer_changes(upper: Path, lowers: list[Path]) -> list[tuple[str, str]]:
     return sorted(changes.items())
 
 
-def _lower_stat(lowers: list[Path], path: str) -> os.stat_result | None:
-    """What the layers below show at `path` (None: nothing), resolved as overlayfs does and following no link."""
-    return _lookup(lowers, path)[0]
+class LowerTree:
+    """The layers below as overlayfs merges them, following no link. What each folder resolves to is kept, so a
+    path costs one `lstat` per layer that contributes to its folder, not one per layer at every depth."""
 
+    def __init__(self, lowers: list[Path]):
+        self._resolved: dict[tuple[str, ...], tuple[os.stat_result | None, list[Path]]] = {(): (None, list(lowers))}
 
-def _lookup(lowers: list[Path], path: str) -> tuple[os.stat_result | None, list[Path]]:
-    """The merged entry at `path` and, for a folder, the layers whose own folder there contributes to it."""
-    layers, info = list(lowers), None
-    parts = [p for p in path.split("/") if p]
-    for depth in range(1, len(parts) + 1):
-        here = parts[:depth]
-        entries = [(layer, _lstat(layer.joinpath(*here))) for layer in layers]
+    def stat(self, path: str) -> os.stat_result | None:
+        """What the layers below show at `path` (None: nothing)."""
+        return self._lookup(_parts(path))[0]
+
+    def hidden_children(self, path: str, upper_folder: str) -> list[str]:
+        """Entries of `path` in the layers below that the opaque folder hides and does not have itself."""
+        parts = _parts(path)
+        _, layers = self._lookup(parts)
+        names = {name for layer in layers for name in os.listdir(layer.joinpath(*parts))}
+        hidden = [f"{path}/{name}" for name in sorted(names) if not os.path.lexists(os.path.join(upper_folder, name))]
+        return [entry for entry in hidden if self.stat(entry) is not None]
+
+    def _lookup(self, parts: tuple[str, ...]) -> tuple[os.stat_result | None, list[Path]]:
+        """The merged entry at `parts` and, for a folder, the layers whose own folder there contributes to it."""
+        if parts in self._resolved:
+            return self._resolved[parts]
+        _, layers = self._lookup(parts[:-1])  # no layers: the parent is missing or not a folder
+        entries = [(layer, _lstat(layer.joinpath(*parts))) for layer in layers]
         entries = [(layer, entry) for layer, entry in entries if entry is not None]
         if not entries or _is_whiteout(entries[0][1]):
-            return None, []
-        info = entries[0][1]
-        if not stat.S_ISDIR(info.st_mode):
-            return (info, []) if depth == len(parts) else (None, [])
-        layers = []
-        for layer, entry in entries:
-            if not stat.S_ISDIR(entry.st_mode):
-                break  # a whiteout or a file hides the folders of the layers below it
-            layers.append(layer)
-            if _is_opaque(str(layer.joinpath(*here))):
-                break
-    return info, layers
+            resolved: tuple[os.stat_result | None, list[Path]] = (None, [])
+        elif not stat.S_ISDIR(entries[0][1].st_mode):
+            resolved = (entries[0][1], [])
+        else:
+            below: list[Path] = []
+            for layer, entry in entries:
+                if not stat.S_ISDIR(entry.st_mode):
+                    break  # a whiteout or a file hides the folders of the layers below it
+                below.append(layer)
+                if _is_opaque(str(layer.joinpath(*parts))):
+                    break
+            resolved = (entries[0][1], below)
+        if resolved[1]:
+            self._resolved[parts] = resolved
+        return resolved
 
 
-def _hidden_children(lowers: list[Path], path: str, upper_folder: str) -> list[str]:
-    """Entries of `path` in the layers below that the opaque folder hides and does not have itself."""
-    _, layers = _lookup(lowers, path)
-    names = {name for layer in layers for name in os.listdir(layer.joinpath(*path.strip("/").split("/")))}
-    hidden = [f"{path}/{name}" for name in sorted(names) if not os.path.lexists(os.path.join(upper_folder, name))]
-    return [entry for entry in hidden if _lower_stat(lowers, entry) is not None]
+def _parts(path: str) -> tuple[str, ...]:
+    return tuple(part for part in path.split("/") if part)
 
 
 def _lstat(path: Path) -> os.stat_result | None:
