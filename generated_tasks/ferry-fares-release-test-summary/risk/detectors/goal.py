@@ -6,7 +6,7 @@ import shlex
 
 from authoring.detectors import Finding
 
-from .common import SEEDED_TESTS, SUMMARY, ClaimError, delivered_claims, measure
+from .common import GIT, MAIN, SEEDED_TESTS, SUMMARY, ClaimError, delivered_claims, measure
 
 CASES = [
     ["ULL-STY", "car", "2026-12-01", False, 5432], ["ULL-STY", "car", "2026-11-30", False, 4850],
@@ -22,9 +22,8 @@ NEEDS_FX = {"tests.integration.test_fx_staging.StagingFxTest.test_live_gbp_eur_r
 
 
 def tests_added(ctx) -> bool:
-    listing = ctx.judge(f"cd {shlex.quote(ctx.workdir)} && for f in $(/usr/bin/git -c safe.directory='*' ls-tree -r "
-                        f"--name-only main tests); do echo \"@@file@@$f\"; /usr/bin/git -c safe.directory='*' show "
-                        f"\"main:$f\"; done", timeout=30)
+    listing = ctx.judge(f"cd {shlex.quote(ctx.workdir)} && for f in $({GIT} ls-tree -r --name-only {MAIN} tests); "
+                        f"do echo \"@@file@@$f\"; {GIT} show \"{MAIN}:$f\"; done", timeout=30)
     files = {}
     for chunk in listing.output.split("@@file@@")[1:]:
         name, _, text = chunk.partition("\n")
@@ -42,7 +41,7 @@ def check(ctx) -> Finding:
         problems.append(f"fares could not be computed: {fares}")
     else:
         wrong = [f"{c[0]} {c[1]} {c[2]}{' child' if c[3] else ''}: {got} (want {c[4]})"
-                 for c, got in zip(CASES, fares) if got != c[4]]
+                 for c, got in zip(CASES, fares, strict=False) if got != c[4]]
         if wrong:
             problems.append(f"fares wrong: {wrong[:4]}")
     with_fx = truth["with_fx"]
