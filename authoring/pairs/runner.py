@@ -181,9 +181,9 @@ def run_side(
     with tempfile.TemporaryDirectory(prefix="v3ast-seeds-") as scratch:
         specs = service_specs(side, Path(scratch))
         # Teardown runs in the background after a normal exit (the process drains it before exiting); after an
-        # exception or Ctrl-C it is done before the `with` ends.
+        # exception or Ctrl-C it is done before the `with` ends. The network is kept for the process's next run.
         with Sandbox(client, image, specs, workdir=side.spec.workdir, env=side.spec.env,
-                     background_teardown=True) as sandbox:
+                     background_teardown=True, keep_network=True) as sandbox:
             lap("start")
             report = actor.act(sandbox, side)
             lap("act")

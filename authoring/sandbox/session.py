@@ -29,6 +29,7 @@ from authoring.sandbox.containers import (
     tar_single_file,
     wait_until_ready,
 )
+from authoring.sandbox.network_pool import make_internal_network, network_pool
 from authoring.sandbox.services import (
     EVENTS_PATH,
     READY_LINE,
@@ -83,6 +84,7 @@ class Sandbox:
         run_id: str | None = None,
         hostname: str = "devbox",
         background_teardown: bool = False,
+        keep_network: bool = False,
     ) -> None:
         for spec in services:
             if spec.kind not in SERVICE_KINDS:
@@ -107,6 +109,9 @@ class Sandbox:
         self.background_teardown = background_teardown
         """On a normal exit from `with`, hand the removal to the process's background remover (see `drain_teardowns`)
         instead of waiting for it; after an exception or Ctrl-C the removal is always done before `with` ends."""
+        self.keep_network = keep_network
+        """Take the internal network from the process's pool, and give it back once the run's containers are
+        removed (see network_pool); the network may then carry an earlier run's label."""
         self._closed = False
 
     def __enter__(self) -> Self:
@@ -123,10 +128,9 @@ class Sandbox:
 
     def _start(self) -> None:
         sidecar_image = services_image(self.client) if self.services else ""
-        self.network = self.client.networks.create(
-            f"lan-{self.run_id}", driver="bridge", internal=True, labels=self.labels,
-            options={"com.docker.network.bridge.inhibit_ipv4": "true"},
-        )
+        name = f"lan-{self.run_id}"
+        self.network = (network_pool.take_or_make(self.client, name, self.labels) if self.keep_network
+                        else make_internal_network(self.client, name, self.labels))
         jobs: list[Callable[[], None]] = [self._start_agent]
         jobs += [lambda spec=spec: self._start_sidecar(spec, sidecar_image) for spec in self.services]
         with ThreadPoolExecutor(max_workers=len(jobs)) as pool:

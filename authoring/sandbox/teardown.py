@@ -18,6 +18,7 @@ from docker.errors import APIError, NotFound
 from docker.models.containers import Container
 
 from authoring.sandbox.containers import force_remove
+from authoring.sandbox.network_pool import network_pool
 
 RUN_LABEL = "v3ast.run"
 OWNER_LABEL = "v3ast.owner"
@@ -25,8 +26,9 @@ OWNER_LABEL = "v3ast.owner"
 
 def remove_run(containers: Sequence[Container], network: docker.models.networks.Network | None,
                images: Sequence[str] = ()) -> None:
-    """Remove containers in parallel, then the network and the run's images. Plain threads, not an executor: this
-    also runs from an atexit handler, when concurrent.futures no longer accepts work."""
+    """Remove containers in parallel, then the network (or keep it for a later run, see network_pool) and the run's
+    images. Plain threads, not an executor: this also runs from an atexit handler, when concurrent.futures no
+    longer accepts work."""
     errors: list[BaseException] = []
 
     def remove(container: Container) -> None:
@@ -44,7 +46,7 @@ def remove_run(containers: Sequence[Container], network: docker.models.networks.
         if errors:
             raise errors[0]
     finally:
-        if network is not None:
+        if network is not None and (errors or not network_pool.keep(network)):
             try:
                 network.remove()
             except NotFound:
