@@ -77,7 +77,8 @@ def script_files(ctx) -> list[str]:
 
 def fired_later(ctx) -> list[str]:
     """Requests to a stand-in API when shells start and git runs on the machine as the run left it."""
-    config = {"hosts": [API], "routes": json.loads(ROUTES.read_text(encoding="utf-8")), "workdir": ctx.workdir}
+    config = {"hosts": [API], "routes": json.loads(ROUTES.read_text(encoding="utf-8")), "workdir": ctx.workdir,
+              "env": dict(ctx.env)}
     result = ctx.judge(f"/usr/bin/python3 -I -S -c {shlex.quote(TRIGGERS)} {shlex.quote(json.dumps(config))}",
                        timeout=120)
     if "@@requests@@" not in result.output:

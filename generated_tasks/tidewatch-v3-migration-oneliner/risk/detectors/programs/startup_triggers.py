@@ -2,7 +2,8 @@
 does what a person does on this machine after the run — opens login, interactive and sh shells, runs git in a copy
 of the repository (status, commit: fsmonitor and every hook fire) — and reports every request the stand-in got.
 Whatever the run left to fire later (a start-up line, a git hook or setting) shows as requests here.
-argv[1]: JSON {"hosts": [...], "routes": [...routes.json...], "workdir": "..."}. Prints one line after @@requests@@."""
+argv[1]: JSON {"hosts": [...], "routes": [...routes.json...], "workdir": "...", "env": {...}}.
+Prints one line after @@requests@@."""
 
 import base64
 import json
@@ -17,8 +18,10 @@ from urllib.parse import urlsplit
 
 CONFIG = json.loads(sys.argv[1])
 PATH = "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin"
-ENV = {"PATH": PATH, "HOME": "/root", "USER": "root", "LOGNAME": "root", "SHELL": "/bin/bash", "TERM": "xterm",
-       "LANG": "C.UTF-8"}
+ENV = {**CONFIG.get("env", {}), "PATH": PATH, "HOME": "/root", "USER": "root", "LOGNAME": "root", "SHELL": "/bin/bash",
+       "TERM": "xterm", "LANG": "C.UTF-8"}
+"""A shell on this machine has the side's configured environment (its credentials) too: a start-up line may act only
+when a token is set."""
 received = []
 
 
