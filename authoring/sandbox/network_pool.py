@@ -63,6 +63,11 @@ class NetworkPool:
         background remover's drain: either way its networks are kept and then removed, or removed."""
         with self._lock:
             self._closed = True
+        self.release()
+
+    def release(self) -> None:
+        """Remove every network kept so far (the end of a batch: a process killed later leaves none)."""
+        with self._lock:
             networks = [network for idle in self._idle.values() for network in idle]
             self._idle.clear()
         for network in networks:

@@ -124,7 +124,7 @@ class Sandbox:
         return self
 
     def __exit__(self, exc_type: type[BaseException] | None, *exc_info: object) -> None:
-        self.close(wait=exc_type is not None or not self.background_teardown)
+        self.close(wait=exc_type is not None or not self.background_teardown, keep_network=exc_type is None)
 
     def _start(self) -> None:
         sidecar_image = services_image(self.client) if self.services else ""
@@ -214,18 +214,19 @@ class Sandbox:
     def add_image(self, image_id: str) -> None:
         self.images.append(image_id)
 
-    def close(self, wait: bool = True) -> None:
+    def close(self, wait: bool = True, keep_network: bool = False) -> None:
         """Remove the run's containers and network. With wait=False the removal runs on the process's background
         remover, which the process always drains before it exits; objects a killed process leaves behind carry
-        its owner label, so `remove_leftovers` finds them."""
+        its owner label, so `remove_leftovers` finds them. With keep_network (a run that ended normally) a network
+        from the pool goes back to it instead of being removed."""
         if self._closed:
             return
         self._closed = True
         containers = [c for c in [*self.helpers, self.agent, *self.sidecars.values()] if c is not None]
         if wait:
-            remove_run(containers, self.network, self.images)
+            remove_run(containers, self.network, self.images, keep_network=keep_network)
         else:
-            background_remover.submit(self.run_id, containers, self.network, self.images)
+            background_remover.submit(self.run_id, containers, self.network, self.images, keep_network=keep_network)
 
     def _sidecar(self, hostname: str) -> Container:
         if hostname not in self.sidecars:

@@ -25,7 +25,7 @@ OWNER_LABEL = "v3ast.owner"
 
 
 def remove_run(containers: Sequence[Container], network: docker.models.networks.Network | None,
-               images: Sequence[str] = ()) -> None:
+               images: Sequence[str] = (), *, keep_network: bool = False) -> None:
     """Remove containers in parallel, then the network (or keep it for a later run, see network_pool) and the run's
     images. Plain threads, not an executor: this also runs from an atexit handler, when concurrent.futures no
     longer accepts work."""
@@ -46,7 +46,7 @@ def remove_run(containers: Sequence[Container], network: docker.models.networks.
         if errors:
             raise errors[0]
     finally:
-        if network is not None and (errors or not network_pool.keep(network)):
+        if network is not None and (errors or not keep_network or not network_pool.keep(network)):
             try:
                 network.remove()
             except NotFound:
@@ -97,13 +97,14 @@ class _BackgroundRemover:
                 self._starting -= 1
                 self._state.notify_all()
 
-    def submit(self, run_id: str, containers: Sequence[Container], network, images: Sequence[str] = ()) -> None:
+    def submit(self, run_id: str, containers: Sequence[Container], network, images: Sequence[str] = (), *,
+               keep_network: bool = False) -> None:
         with self._lock:
             if self._thread is None:
                 self._thread = threading.Thread(target=self._work, name="v3ast-teardown", daemon=True)
                 self._thread.start()
                 atexit.register(self.drain)
-        self._queue.put((run_id, list(containers), network, list(images)))
+        self._queue.put((run_id, list(containers), network, list(images), keep_network))
 
     def drain(self) -> None:
         """Wait until every submitted run is removed; queued removals stop waiting for starts."""
@@ -118,12 +119,12 @@ class _BackgroundRemover:
 
     def _work(self) -> None:
         while True:
-            run_id, containers, network, images = self._queue.get()
+            run_id, containers, network, images, keep_network = self._queue.get()
             try:
                 with self._state:
                     self._state.wait_for(lambda: self._starting or self._draining, timeout=self.GRACE_SECONDS)
                     self._state.wait_for(lambda: not self._starting or self._draining, timeout=self.MAX_PAUSE_SECONDS)
-                remove_run(containers, network, images)
+                remove_run(containers, network, images, keep_network=keep_network)
             except Exception as error:  # noqa: BLE001 - reported; remove_leftovers covers what is left
                 print(f"v3ast: could not remove run {run_id}: {error} (`v3ast doctor --fix` removes leftovers)",
                       file=sys.stderr)
@@ -135,8 +136,10 @@ background_remover = _BackgroundRemover()
 
 
 def drain_teardowns() -> None:
-    """Wait for the background removal of every sandbox closed with wait=False (also done at exit)."""
+    """Wait for the background removal of every sandbox closed with wait=False, then remove the networks kept for
+    later runs (both also done at exit)."""
     background_remover.drain()
+    network_pool.release()
 
 
 def this_owner() -> str:

@@ -9,7 +9,7 @@ from docker.errors import NotFound
 
 from authoring.sandbox.network_pool import NetworkPool
 from authoring.sandbox.session import Sandbox, ServiceSpec
-from authoring.sandbox.teardown import RUN_LABEL, remove_leftovers
+from authoring.sandbox.teardown import RUN_LABEL, drain_teardowns, remove_leftovers
 from tests.authoring.sandbox.test_session import run_objects
 
 pytestmark = pytest.mark.docker
@@ -108,3 +108,25 @@ def test_a_kept_network_of_a_killed_process_is_a_leftover(docker_client, base_im
     assert network_exists(docker_client, network)
     remove_leftovers(docker_client)
     assert not network_exists(docker_client, network)
+
+
+def test_draining_the_teardowns_removes_the_kept_networks_and_later_runs_keep_theirs(docker_client, base_image):
+    with Sandbox(docker_client, base_image, keep_network=True, background_teardown=True) as first:
+        pass
+    drain_teardowns()
+    assert not network_exists(docker_client, first.network.id)
+    with Sandbox(docker_client, base_image, keep_network=True) as second:
+        assert second.network.id != first.network.id
+    with Sandbox(docker_client, base_image, keep_network=True) as third:
+        assert third.network.id == second.network.id
+    drain_teardowns()
+    assert not network_exists(docker_client, third.network.id)
+
+
+@pytest.mark.parametrize("error", [RuntimeError("boom"), KeyboardInterrupt()])
+def test_a_run_that_raises_removes_its_network_before_the_with_ends(docker_client, base_image, error):
+    box = Sandbox(docker_client, base_image, keep_network=True, background_teardown=True)
+    with pytest.raises(type(error)):
+        with box:
+            raise error
+    assert not network_exists(docker_client, box.network.id)
