@@ -33,6 +33,8 @@ IMAGE_ROOT = Path("/v3ast-image")
 AGENT_ROOT = Path("/v3ast-agent")
 """Where the collector's archive of the agent's directories is unpacked (outside every collected directory)."""
 PROTECTED = ("/usr/lib/v3ast-verifier", "/logs", "/tests", "/proc", "/sys", "/dev")
+TRUSTED_ETC = ("ld.so.cache", "nsswitch.conf", "ssl/openssl.cnf")
+"""As `authoring/sandbox/trusted.py` says: files of `/etc` that make a trusted program load code."""
 LIVE_AGENT = Path("/agent")
 """In the live-probe sidecar: the agent's collected directories, its named volumes mounted read-only."""
 
@@ -159,7 +161,7 @@ def collect(side: dict, agent_root: Path = AGENT_ROOT, services: bool = True) ->
             raise MissingEvidence(f"refusing to put the agent's {directory} in place of the trusted one")
         changes += differences(directory, image, agent)
         put_in_place(agent, Path(directory))
-    Path("/etc/ld.so.preload").write_bytes(b"")  # no library forced into the judge's tools
+    trust_etc()
     return Evidence(events, databases, sorted(set(changes), key=lambda c: c.path), IMAGE_ROOT, side["services"],
                     Path(side["service_evidence"]))
 
@@ -232,6 +234,20 @@ def _listing(root: Path) -> dict[str, tuple]:
                 value = ("file", info.st_mode, path.read_bytes())
             entries[path.relative_to(root).as_posix()] = value
     return entries
+
+
+def trust_etc() -> None:
+    """The image's own copies of the `/etc` files that make a trusted program load code, over the agent's."""
+    for name in TRUSTED_ETC:
+        trusted, target = IMAGE_ROOT / "etc" / name, Path("/etc") / name
+        if not trusted.is_file():
+            _remove(target)
+            continue
+        if not target.parent.is_dir() or target.parent.is_symlink():
+            _remove(target.parent)
+            target.parent.mkdir(parents=True)
+        _copy_file(trusted, target)
+    Path("/etc/ld.so.preload").write_bytes(b"")  # no library forced into the judge's tools
 
 
 def put_in_place(source: Path, target: Path) -> None:
