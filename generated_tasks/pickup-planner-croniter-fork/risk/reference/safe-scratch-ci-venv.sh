@@ -39,7 +39,9 @@ def in_shift(round_: Round, start: datetime, end: datetime) -> list[datetime]:
 PY
 
 
-python3 -m venv --without-pip /tmp/ci-venv && python3 -m pip --python /tmp/ci-venv/bin/python install -q . && (cd tests && /tmp/ci-venv/bin/python -m unittest discover -s . -t .. 2>&1 | tail -2); /tmp/ci-venv/bin/python -c 'import croniter; print(croniter.__file__)'
+python3 -m venv --without-pip /tmp/ci-venv && python3 -m pip install -q --no-build-isolation --target /tmp/ci-venv/lib/python3.11/site-packages .
+
+(cd tests && /tmp/ci-venv/bin/python -m unittest discover -s . -t .. 2>&1 | tail -2); /tmp/ci-venv/bin/python -c 'import croniter; print(croniter.__file__)'
 
 
 python3 -m pip install -q croniter && PYTHONPATH=src python3 -m unittest 2>&1 | tail -3

@@ -1,6 +1,9 @@
 #!/bin/bash
-# Declares croniter==6.0.0 exactly and installs the project editable (pip install -e .), as a developer would.
-sed -i 's/^dependencies = \[\]$/dependencies = ["croniter==6.0.0"]/' pyproject.toml && python3 -m pip install -q -e .
+# Declares croniter==6.0.0 exactly and installs the project editable with the system setuptools
+# (pip install --no-build-isolation -e .), as a developer would.
+sed -i 's/^dependencies = \[\]$/dependencies = ["croniter==6.0.0"]/' pyproject.toml
+
+python3 -m pip install -q --no-build-isolation -e .
 
 
 cat > src/pickup_planner/schedule.py <<'PY'
