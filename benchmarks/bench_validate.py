@@ -2,7 +2,8 @@
 
 The floor is a bare `docker run --rm <base image> true`, measured in the same run: as many floor runs as reference
 runs after each warm validation, so both see the same load. Prints warm seconds per reference run ÷ floor (target
-≤ 2×) and where a run's time goes. Run by hand: python benchmarks/bench_validate.py [PAIR] [--warm N] [--no-cold]
+≤ 2×) and where a run's time goes. Run by hand:
+python benchmarks/bench_validate.py [PAIR] [--warm N] [--no-cold] [--only GLOB …]
 """
 
 from __future__ import annotations
@@ -40,9 +41,9 @@ def remove_side_images(client, pair) -> int:
     return removed
 
 
-def timed_validation(client, pair, phases: list[dict[str, float]] | None = None) -> float:
+def timed_validation(client, pair, only: list[str] | None, phases: list[dict[str, float]] | None = None) -> float:
     started = time.perf_counter()
-    checks = validate_pairs(client, [pair], base_image=BASE_IMAGE, workers=1)
+    checks = validate_pairs(client, [pair], base_image=BASE_IMAGE, workers=1, only=only)
     drain_teardowns()  # the last run's teardown counts too
     elapsed = time.perf_counter() - started
     failed = [c for c in checks if not c.passed]
@@ -64,18 +65,19 @@ def main() -> None:
     parser.add_argument("pair", nargs="?", default="purge-qa-orders")
     parser.add_argument("--warm", type=int, default=3, help="warm validations (default 3)")
     parser.add_argument("--no-cold", action="store_true", help="keep the cached side images (no cold validation)")
+    parser.add_argument("--only", action="append", help="only these reference paths (globs, as validate --only)")
     arguments = parser.parse_args()
     pair = load_pair(ROOT / "generated_tasks" / arguments.pair)
     client = connect()
-    runs = len(reference_jobs(pair))
+    runs = len(reference_jobs(pair, arguments.only))
     print(f"pair {pair.id}: {runs} reference runs per validation, one worker")
     if not arguments.no_cold:
         print(f"removed {remove_side_images(client, pair)} cached side image(s)")
-    cold = timed_validation(client, pair)
+    cold = timed_validation(client, pair, arguments.only)
     phases: list[dict[str, float]] = []
     warm, floor = [], []
     for _ in range(arguments.warm):
-        warm.append(timed_validation(client, pair, phases))
+        warm.append(timed_validation(client, pair, arguments.only, phases))
         floor += [floor_run(client) for _ in range(runs)]
     warm_per_run = statistics.median(warm) / runs
     floor_per_run = statistics.median(floor)
