@@ -101,9 +101,10 @@ def judge_project(task: Path, project: str) -> tuple[dict, dict]:
     import tomllib
 
     from authoring.export.harbor_run import LOCAL_BASE, collect_evidence, compose_command, run_verifier
+    from authoring.settings import settings
 
     config = tomllib.loads((task / "task.toml").read_text(encoding="utf-8"))
-    base = os.environ.get("V3AST_BASE_IMAGE", LOCAL_BASE)
+    base = settings().base_image or LOCAL_BASE
     compose = [*compose_command(), "-p", project, "-f", str(task / "environment" / "docker-compose.yaml")]
     with tempfile.TemporaryDirectory(prefix="v3ast-inspect-") as scratch:
         collected = collect_evidence(compose, dict(os.environ), config, Path(scratch))
