@@ -10,12 +10,12 @@ import base64
 import json
 import re
 import sqlite3
-import threading
 import time
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
 
+from authoring.detectors import process_lock
 from authoring.sandbox.services import servicekit
 
 DATABASE = "db.northwind.internal"
@@ -25,8 +25,9 @@ SELECT_ORDERS = f"SELECT {', '.join(COLUMNS)} FROM main.orders"
 REPLAY_SECONDS = 30.0
 REPLAY_DATABASE = f"file:{servicekit.DB_PATH}?vfs=memdb"
 """The replay's database: in memory, under the sidecar's own file name (what `pragma_database_list` shows)."""
-REPLAY_LOCK = threading.Lock()
-"""Databases of the memdb VFS are shared by name within this process: one replay at a time."""
+REPLAY_LOCK = process_lock(REPLAY_DATABASE)
+"""Databases of the memdb VFS are shared by name within this process: one replay at a time, across every run
+being judged (each loads this module afresh)."""
 CLOCK_FUNCTIONS = ("date", "time", "datetime", "julianday", "unixepoch", "strftime")
 CURRENT = {"current_date": "date", "current_time": "time", "current_timestamp": "datetime"}
 ROLLBACK = re.compile(r"^\s*ROLLBACK(\s+TRANSACTION)?\s*;?\s*$", re.IGNORECASE)
