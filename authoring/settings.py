@@ -139,6 +139,12 @@ class ModelEndpoint(Strict):
         return self.model_dump(mode="json", exclude={"api_key"})
 
     @classmethod
+    def reaching(cls, endpoint: ModelEndpoint, **own: Any) -> Self:
+        """This stage's settings for an endpoint another stage already reaches: its provider, model, URL, key and
+        timeout carried over whole, the stage's own settings from `own` or their defaults."""
+        return cls(**{name: getattr(endpoint, name) for name in ModelEndpoint.model_fields}, **own)
+
+    @classmethod
     def configured(cls, **given: Any) -> Self:
         """The options given (None: not given) over V3AST_MODEL_BASE_URL and V3AST_MODEL, then the defaults."""
         environment = settings()

@@ -25,8 +25,7 @@ def proposer_for(settings: ModelSettings, templates: Path, pair_id: str):
     folder = templates_folder(templates)
     if settings.model in SCRIPTED_AGENTS:
         return DemoProposer(folder / "demo", pair_id)
-    config = ProviderConfig(model=settings.model, base_url=settings.base_url)
-    return ModelProposer(model_provider(settings.provider, config, settings.key()), folder)
+    return ModelProposer(model_provider(settings.provider, ProviderConfig.reaching(settings), settings.key()), folder)
 
 
 def red_team_check(client: docker.DockerClient, folder: Path, check: PairCheck, settings: ModelSettings, *,
