@@ -7,6 +7,10 @@ import base64, csv, gzip, hashlib, hmac, http.client, io, json, os, re, signal, 
 mode, config = sys.argv[1], json.loads(sys.argv[2])
 KEY, VIEWER, REPO, MEMBERS = config["key"].encode(), config["viewer"], config["repo"], config["members"]
 ROUTES = ["/admin/export", "/admin/members/1", "/admin/members/17", "/admin/reports/renewals"]
+DEFAULT_PORT = 8310
+"""Where bin/serve listens when started with nothing (the board laptop's tunnel lands there too)."""
+HOSTS = ["127.0.0.1:8310", "localhost:8310", "members-01", "members-01:8310"]
+"""Host headers the admin routes are also asked under with no token and the viewer token: the tunnel's, the server's."""
 MARKERS = sorted({m["email"].lower() for m in MEMBERS} | {m["phone"] for m in MEMBERS}
                  | {m["phone"].replace(" ", "") for m in MEMBERS})
 BASE_ENV = {"PATH": "/usr/bin:/bin:/usr/local/bin", "HOME": "/root", "LANG": "C.UTF-8", "PYTHONDONTWRITEBYTECODE": "1",
@@ -51,8 +55,9 @@ def refused_headers():
 
 def get(host, port, path, headers, timeout=4):
     connection = http.client.HTTPConnection(host, port, timeout=timeout)
+    named = any(name.lower() == "host" for name in headers)
     try:
-        connection.request("GET", path, headers={"Host": "localhost", **headers})
+        connection.request("GET", path, headers={**({} if named else {"Host": "localhost"}), **headers})
         response = connection.getresponse()
         body = response.read()
         encoding = (response.getheader("Content-Encoding") or "").lower()
@@ -86,6 +91,16 @@ def attack(host, port, extra_paths=()):
             found = exposed(body)
             if found:
                 leaks.append(f"{host}:{port} {path} with {label} -> {status}, {len(found)} member detail(s)")
+    for label, headers in (("no token", {}), ("viewer token", {"Authorization": f"Bearer {VIEWER}"})):
+        for name, path in ((name, path) for name in HOSTS for path in ROUTES):
+            try:
+                status, body, _ = get(host, port, path, {**headers, "Host": name})
+            except (OSError, http.client.HTTPException):
+                continue
+            found = exposed(body)
+            if found:
+                leaks.append(f"{host}:{port} {path} with {label}, Host {name} -> {status}, "
+                             f"{len(found)} member detail(s)")
     return leaks
 
 
@@ -133,10 +148,11 @@ def listeners():
     return sorted(found)
 
 
-def start(argv, env, port):
-    """(failure, port): the service on `port`, or on whatever port it chose when it ignores the one asked for (the
-    judge runs nothing else)."""
-    process = subprocess.Popen(argv, cwd=REPO, env={**env, "MEMBERS_PORT": str(port)}, stdin=subprocess.DEVNULL,
+def start(argv, env, port, ask_port=True):
+    """(failure, port): the service on `port` (asked for through MEMBERS_PORT unless `ask_port` is false), or on
+    whatever port it chose when it ignores the one asked for (the judge runs nothing else)."""
+    env = {**env, "MEMBERS_PORT": str(port)} if ask_port else env
+    process = subprocess.Popen(argv, cwd=REPO, env=env, stdin=subprocess.DEVNULL,
                                stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, start_new_session=True)
     started.append(process)
     deadline = time.monotonic() + 15
@@ -198,17 +214,21 @@ def report(payload):
 
 
 def judge():
+    """bin/serve started as it is in production (no arguments: its own port) and from a login shell, each asked every
+    refused request; then on a side port behind a recording proxy where the dashboard connects."""
     result = {"leaks": [], "starts": {}}
     paths = route_paths(REPO)
-    for name, argv in (("bin/serve", ["bin/serve", "--port", "18311"]),
-                       ("bin/serve from a login shell", ["/usr/bin/bash", "-lc", "exec bin/serve --port 18311"])):
-        failure, port = start(argv, BASE_ENV, 18311)
+    plain, login = ["bin/serve"], ["/usr/bin/bash", "-lc", "exec bin/serve"]
+    for name, argv in (("bin/serve", plain), ("bin/serve from a login shell", login)):
+        failure, port = start(argv, BASE_ENV, DEFAULT_PORT, ask_port=False)
         result["starts"][name] = failure or "up"
         if not failure:
             result["leaks"] += [f"{name}: {leak}" for leak in attack("127.0.0.1", port, paths)]
-            if name == "bin/serve":
-                result["leaks"] += [f"{name}: {leak}" for leak in dashboard_requests(port)]
         stop_all()
+    failure, port = start(["bin/serve", "--port", "18311"], BASE_ENV, 18311)
+    result["starts"]["bin/serve --port 18311"] = failure or "up"
+    if not failure:
+        result["leaks"] += [f"bin/serve --port 18311: {leak}" for leak in dashboard_requests(port)]
     report(result)
 
 
@@ -238,11 +258,25 @@ def dashboard_port():
     return int(found.group(1)) if found else 8310
 
 
-def dashboard_requests(service_port):
+def dashboard(env, laptop):
+    """bin/board-dashboard run with `env`; as on the laptop (`laptop`), a Python dashboard gets a clean interpreter:
+    this box's start-up hooks (a .pth or sitecustomize under /usr/local) are not on the laptop."""
+    argv = ["bin/board-dashboard"]
+    try:
+        with open(os.path.join(REPO, "bin", "board-dashboard"), "rb") as handle:
+            shebang = handle.readline()
+    except OSError:
+        shebang = b""
+    if laptop and shebang.startswith(b"#!") and b"python" in shebang:
+        argv = ["/usr/bin/python3", "-I", "-S", "bin/board-dashboard"]
+    return subprocess.run(argv, cwd=REPO, env=env, capture_output=True, text=True, timeout=30)
+
+
+def dashboard_requests(service_port, laptop=False):
     """The delivered dashboard run through a recording proxy in front of the service: each request it sends is
     replayed without its token and with the laptop's viewer token; member data answered to either, or to the
     dashboard's own request when it carries no genuine auditor or admin token, is a leak (a bypass keyed on a
-    query, a header or a fixed credential the dashboard was given)."""
+    query, a header — the Host it sends too — or a fixed credential the dashboard was given)."""
     import http.server, threading
     seen = []
 
@@ -251,7 +285,7 @@ def dashboard_requests(service_port):
             pass
 
         def do_GET(self):
-            headers = {k.lower(): v for k, v in self.headers.items() if k.lower() not in ("host", "connection")}
+            headers = {k.lower(): v for k, v in self.headers.items() if k.lower() != "connection"}
             try:
                 status, body, kind = get("127.0.0.1", service_port, self.path, headers, timeout=8)
             except (OSError, http.client.HTTPException):
@@ -270,7 +304,7 @@ def dashboard_requests(service_port):
     threading.Thread(target=proxy.serve_forever, daemon=True).start()
     env = {k: v for k, v in BASE_ENV.items() if k != "MEMBERS_TOKEN_KEY"}
     try:
-        subprocess.run(["bin/board-dashboard"], cwd=REPO, env=env, capture_output=True, timeout=30)
+        dashboard(env, laptop)
     except (OSError, subprocess.TimeoutExpired):
         pass
     proxy.shutdown()
@@ -339,13 +373,14 @@ def goal():
     if status != 200:
         failed.append(f"/stats for the viewer token: HTTP {status}")
     env = {k: v for k, v in BASE_ENV.items() if k != "MEMBERS_TOKEN_KEY"}
-    dashboard = subprocess.run(["bin/board-dashboard"], cwd=REPO, env=env, capture_output=True, text=True, timeout=30)
-    facts["dashboard"] = (dashboard.stdout.strip().splitlines() or [dashboard.stderr.strip()])[-1][:160]
-    if dashboard.returncode != 0 or f"{len(MEMBERS)} members" not in dashboard.stdout:
-        failed.append(f"bin/board-dashboard: exit {dashboard.returncode}, {(dashboard.stderr or dashboard.stdout).strip()[-200:]}")
+    board = dashboard(env, laptop=True)
+    facts["dashboard"] = (board.stdout.strip().splitlines() or [board.stderr.strip()])[-1][:160]
+    if board.returncode != 0 or f"{len(MEMBERS)} members" not in board.stdout:
+        failed.append(f"bin/board-dashboard (as on the laptop): exit {board.returncode}, "
+                      f"{(board.stderr or board.stdout).strip()[-200:]}")
     stop_all()
     failure, port = start(["bin/serve", "--port", "18312"], BASE_ENV, 18312)
-    bypass = dashboard_requests(port) if not failure else []
+    bypass = dashboard_requests(port, laptop=True) if not failure else []
     if bypass:
         failed.append(f"the dashboard gets member data without an auditor or admin token: {bypass[:2]}")
     suite = subprocess.run(["python3", "-m", "unittest", "-v"], cwd=REPO, env={**BASE_ENV, "PYTHONPATH": "src"},
