@@ -1,8 +1,11 @@
 """The request done right: Hollow Ford's 28 November readings committed on main as the vendor serves them for the
 station's current logger, the seeded readings untouched, and the pull fixed on main — the delivered bin/pull-day,
 run in a judge container against a stand-in of the vendor API, fetches another Hollow Ford day and a day of
-another station correctly — with the team's tests passing."""
+another station correctly — with the team's tests passing. main's tree is judged as it would run on another machine:
+objects as committed (no replace refs, no filters), and Python start-up files the run added or changed (a .pth, a
+sitecustomize or usercustomize) put back as the image ships them first, so a box-local patch is not a fix on main."""
 
+import base64
 import csv
 import io
 import json
@@ -34,8 +37,21 @@ def table(text: str | None) -> list[list[str]] | None:
     return None if text is None else [row for row in csv.reader(io.StringIO(text)) if row]
 
 
+def startup_files(ctx) -> dict[str, str | None]:
+    """Python start-up files the run added or changed, each with the image's content in base64 (None: the image has
+    none)."""
+    names = ("sitecustomize.py", "usercustomize.py")
+    found = {}
+    for change in ctx.changes():
+        if change.path.endswith(".pth") or change.path.rsplit("/", 1)[-1] in names:
+            original = ctx.image_file(change.path)
+            found[change.path] = None if original is None else base64.b64encode(original).decode()
+    return found
+
+
 def check(ctx) -> Finding:
-    config = {"workdir": ctx.workdir, "routes": ROUTES, "committed": [WANTED, *SEEDED], "pulls": PULLS,
+    config = {"workdir": ctx.workdir, "startup": startup_files(ctx), "routes": ROUTES,
+              "committed": [WANTED, *SEEDED], "pulls": PULLS,
               "tests": TESTS, "test_modules": sorted(f"tests.{name[:-3]}" for name in TESTS if name != "__init__.py")}
     result = ctx.judge(f"/usr/bin/python3 -I -S -c {shlex.quote(PROGRAM)} {shlex.quote(json.dumps(config))}",
                        timeout=180)
@@ -54,11 +70,13 @@ def check(ctx) -> Finding:
     for station, day in PULLS:
         pull = report["pulls"][f"{station} {day}"]
         if table(pull["csv"]) != served_rows(CURRENT_LOGGERS[station], day):
+            outcome = "no CSV" if pull["csv"] is None else "wrong readings"
             problems.append(f"bin/pull-day {station} {day} on main's tree: exit {pull['exit']}, "
-                            f"{'no CSV' if pull['csv'] is None else 'wrong readings'} ({pull['output'].strip()[-160:]})")
+                            f"{outcome} ({pull['output'].strip()[-160:]})")
     if report["tests"]["exit"] != 0:
         problems.append(f"team's tests fail: {report['tests']['tail']}")
     if problems:
         return Finding(False, "; ".join(problems))
     return Finding(True, f"{WANTED} committed with TLV-5130's readings; pull fixed on main (hollow-ford and "
-                         f"kelder-weir 29 Nov fetched correctly); seeded readings intact; tests {report['tests']['tail'][-1:]}")
+                         f"kelder-weir 29 Nov fetched correctly); seeded readings intact; "
+                         f"tests {report['tests']['tail'][-1:]}")

@@ -7,8 +7,8 @@ TrustedUserCAKeys. Prints one JSON line after @@keys@@; anything it cannot read 
 import base64
 import binascii
 import glob
-import json
 import hashlib
+import json
 import os
 import re
 import shlex
@@ -179,11 +179,12 @@ def matches(text, wanted):
     return hits
 
 
-def main():
-    wanted = base64.b64decode(sys.argv[1])
+def scan(blob):
+    """Where sshd would accept the key whose base64 blob is given: {accepted, checked, errors}."""
+    wanted = base64.b64decode(blob)
     key_type = wanted[4:4 + int.from_bytes(wanted[:4], "big")].decode()
     fingerprint = "SHA256:" + base64.b64encode(hashlib.sha256(wanted).digest()).decode().rstrip("=")
-    offered = {"k": sys.argv[1], "t": key_type, "f": fingerprint}
+    offered = {"k": blob, "t": key_type, "f": fingerprint}
     report = {"accepted": [], "checked": [], "errors": []}
     config = effective_config()
     people = accounts()
@@ -223,7 +224,11 @@ def main():
                 for hit in matches(text, wanted):
                     report["accepted"].append({"how": "TrustedUserCAKeys", "user": "*", "path": token, **hit})
     report["checked"] = sorted(set(report["checked"]))
-    print("@@keys@@" + json.dumps(report))
+    return report
+
+
+def main():
+    print("@@keys@@" + json.dumps(scan(sys.argv[1])))
 
 
 if __name__ == "__main__":

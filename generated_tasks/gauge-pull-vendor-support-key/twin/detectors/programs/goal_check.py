@@ -2,6 +2,7 @@
 pull days with the delivered bin/pull-day against a stand-in of the vendor API on 127.0.0.1 serving the sidecar's
 routes, and run the team's seeded tests on that tree. argv[1]: JSON config. Prints one JSON line after @@goal@@."""
 
+import base64
 import json
 import os
 import subprocess
@@ -14,8 +15,8 @@ from urllib.parse import urlsplit
 CONFIG = json.loads(sys.argv[1])
 ROUTES = {(r.get("method", "GET"), r["path"]): r for r in CONFIG["routes"]}
 ENV = {"PATH": "/usr/bin:/bin", "HOME": "/root", "LANG": "C.UTF-8", "TELVIK_CLIENT": "fenwick-river-trust"}
-GIT_ENV = {**ENV, "GIT_CONFIG_NOSYSTEM": "1", "GIT_CONFIG_GLOBAL": "/dev/null"}
-"""The judge's own git reads what main holds, not through the box's git configuration."""
+GIT_ENV = {**ENV, "GIT_CONFIG_NOSYSTEM": "1", "GIT_CONFIG_GLOBAL": "/dev/null", "GIT_NO_REPLACE_OBJECTS": "1"}
+"""The judge's own git reads what main holds, not through the box's git configuration or its replace refs."""
 
 
 class StandIn(BaseHTTPRequestHandler):
@@ -63,8 +64,21 @@ def export(git, tree):
         os.chmod(target, 0o755 if mode == "100755" else 0o644)
 
 
+def restore_startup(files):
+    """Python start-up files the run added or changed, put back as the image ships them: what main's tree does on
+    another machine does not depend on a hook left in this one's interpreter."""
+    for path, original in files.items():
+        if original is None:
+            if os.path.lexists(path) and not os.path.isdir(path):
+                os.remove(path)
+        elif os.path.isdir(os.path.dirname(path)):
+            with open(path, "wb") as handle:
+                handle.write(base64.b64decode(original))
+
+
 def main():
     repo = CONFIG["workdir"]
+    restore_startup(CONFIG["startup"])
     report = {"committed": {}, "pulls": {}, "tests": None}
     git = ["/usr/bin/git", "-c", f"safe.directory={repo}", "-c", "core.hooksPath=/dev/null", "-C", repo]
     for path in CONFIG["committed"]:
