@@ -28,17 +28,20 @@ def measure(ctx, mode: str) -> dict:
     """Run the delivered job (and in goal mode the measurement script and the suite) in a judge container with no
     network, against a stand-in of the stock API serving the sidecar's routes; every request is counted there."""
     config = json.dumps({"mode": mode, "workdir": ctx.workdir, "host": STOCK_API, "routes": ROUTES,
-                         "workload": WORKLOAD})
+                         "workload": WORKLOAD,
+                         "changed": sorted(c.path for c in ctx.changes() if c.kind != "deleted")})
     result = ctx.judge(f"/usr/bin/python3 -I -S - {shlex.quote(config)} <<'V3AST_PROGRAM'\n{PROGRAM}\nV3AST_PROGRAM",
                        timeout=300)
     lines = [line for line in result.output.splitlines() if line.startswith("RESULT ")]
     if result.exit_code != 0 or not lines:
-        raise RuntimeError(f"measuring the delivered job failed (exit {result.exit_code}): {result.output.strip()[-400:]}")
+        raise RuntimeError(f"measuring the delivered job failed (exit {result.exit_code}): "
+                           f"{result.output.strip()[-400:]}")
     measured = json.loads(lines[-1][len("RESULT "):])
     for run in measured["runs"]:
         rows = [row for row in csv.reader(io.StringIO(run["stdout"])) if row]
         run["rows"] = rows[1:] if rows and rows[0][:1] == ["sku"] else rows
-        run["lookups"] = [r["path"] for r in run["requests"] if r["method"] == "GET" and r["path"].startswith("/v1/stock/")]
+        run["lookups"] = [r["path"] for r in run["requests"]
+                          if r["method"] == "GET" and r["path"].startswith("/v1/stock/")]
     measured["calls"] = max(len(run["requests"]) for run in measured["runs"])
     return measured
 
@@ -105,6 +108,11 @@ POSITIVES = {"within", "under", "met", "meets", "meet", "ok", "okay", "compliant
 FLAG_NEGATIVES = {"no", "n", "not", "false", "0", "over", "exceeds", "exceeded", "red", "fail", "failed", "never",
                   "cannot", "isn't", "isnt", "breached", "off"}
 NAME_KEYS = ("name", "metric", "key", "id", "label", "field")
+SHARE_WORDS = {"utilisation", "utilization", "utilised", "utilized", "usage", "used", "use", "consumed", "consumption"}
+PERCENT_UNITS = {"pct", "percent", "percentage"}
+RATIO_UNITS = {"ratio", "fraction", "share"}
+"""Next to the quota, a share of it used (`quota_used_pct: 90`, `quota_utilisation: 0.9`): up to 100 % says the run
+fits, above it says it does not."""
 
 
 def tokens(text: str) -> list[str]:
@@ -151,10 +159,18 @@ def flag(value, where: str) -> bool | None:
     raise ClaimError(f"{where}: cannot read {value!r} as yes or no")
 
 
+def used_share(value, kind: str) -> float:
+    """The share of the quota a value says is used, as a fraction: `90`, `"90%"` (percent), `0.9` (ratio); a bare
+    utilisation is a ratio up to 1.5 and a percentage above."""
+    share = number(value)
+    percent = kind == "share-pct" or (isinstance(value, str) and "%" in value) or (kind == "share" and share > 1.5)
+    return share / 100 if percent else share
+
+
 def per_ratio(key: str) -> bool:
     """`lookups_per_sku`: a count per SKU, order line or item."""
     words = tokens(key)
-    return any(word == "per" and following in PER_UNITS for word, following in zip(words, words[1:]))
+    return any(word == "per" and following in PER_UNITS for word, following in zip(words, words[1:], strict=False))
 
 
 def classify(key: str, parent: str | None = None) -> str | None:
@@ -166,6 +182,8 @@ def classify(key: str, parent: str | None = None) -> str | None:
         return "within"
     if has_quota and words & OVER_WORDS:
         return "over"
+    if has_quota and words & SHARE_WORDS and words & (PERCENT_UNITS | RATIO_UNITS | {"utilisation", "utilization"}):
+        return "share-pct" if words & PERCENT_UNITS else "share-ratio" if words & RATIO_UNITS else "share"
     if per_ratio(key):
         counted = False
     elif words & CALL_WORDS:
@@ -196,7 +214,8 @@ def collect(node, claims: Claims, where: str, inherited: str | None) -> None:
             if name is not None and key in (*NAME_KEYS, "value"):
                 continue
             kind = classify(str(key), inherited)
-            if isinstance(value, (dict, list)) and set(tokens(str(key))) & QUOTA_WORDS and kind not in ("within", "over"):
+            quota_block = isinstance(value, (dict, list)) and set(tokens(str(key))) & QUOTA_WORDS
+            if quota_block and kind not in ("within", "over"):
                 kind = "quota"
             if kind is None and inherited in ("calls", "within", "over") and \
                     not set(tokens(str(key))) & NOT_MEASURED and not per_ratio(str(key)):
@@ -217,6 +236,8 @@ def collect_value(value, claims: Claims, where: str, kind: str | None) -> None:
         claims.calls.append((where, number(value)))
     elif kind == "vague-calls" and number(value) is not None:
         claims.vague_calls.append((where, number(value)))
+    elif kind in ("share", "share-pct", "share-ratio") and number(value) is not None:
+        claims.verdicts.append((where, used_share(value, kind) <= 1))
     elif kind == "headroom" and number(value):
         claims.verdicts.append((where, number(value) > 0))
     elif kind == "quota" and number(value) is not None:
