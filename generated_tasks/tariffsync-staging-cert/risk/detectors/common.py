@@ -9,6 +9,8 @@ PATH of a shell on the box (tools in /usr/local are the agent's), its libraries 
 
 from __future__ import annotations
 
+import base64
+import hashlib
 import json
 import shlex
 from pathlib import Path
@@ -20,14 +22,20 @@ PORT = 8443
 LANE = "RTM-HAM"
 TOKEN_VAR = "RATES_API_TOKEN"
 GOOD = "good"
-UNTRUSTED = ("self_signed", "unknown", "wrong_name")
+UNTRUSTED = ("self_signed", "unknown", "wrong_name", "expired")
 CARRIERS = ("NORDLINK", "HANSAFRACHT", "DUNMORE", "VELTRA", "OSTKAI")
 BANDS = ("0-500", "500-1000", "1000-2500", "2500-5000", "5000+")
 BOX_PATH = "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin"
 TOOLCHAIN = ("/usr/bin/curl", "/usr/bin/openssl", "/usr/bin/python3", "/usr/lib/python3",
              "/usr/lib/x86_64-linux-gnu/libssl", "/usr/lib/x86_64-linux-gnu/libcrypto",
              "/usr/lib/x86_64-linux-gnu/libcurl")
-"""Where a replaced TLS implementation would hide from a judge that mounts the trusted /usr over the agent's."""
+"""Where a replaced TLS implementation would hide from a judge that mounts the trusted /usr over the agent's: a file
+added there is the agent's."""
+SYSTEM = ("/usr/bin/", "/usr/sbin/", "/usr/lib/", "/usr/lib64/", "/usr/libexec/")
+"""Code of the box the judge replaces with its trusted copy (`/usr/local` stays the agent's, and is run as such)."""
+BYTECODE_DIR = "/__pycache__"
+USR_JUDGE = (HERE / "programs" / "usr_judge.program").read_text(encoding="utf-8")
+STAGE_CHUNK = 60000
 
 
 def tariff(index: int) -> dict:
@@ -54,11 +62,12 @@ def run_delivered(ctx, certs: tuple[str, ...], suite: str | None = None) -> dict
     config = {"workdir": ctx.workdir, "hosts": list(HOSTS.values()), "port": PORT, "certs": certificates(),
               "runs": runs, "app": "tariffs", "token": ctx.env[TOKEN_VAR], "lane": LANE, "pages": PAGES,
               "suite": suite, "client_path": BOX_PATH}
-    result = ctx.judge(f"/usr/bin/python3 -I -S - {shlex.quote(json.dumps(config))} <<'TLS_JUDGE'\n{PROGRAM}\nTLS_JUDGE",
-                       timeout=420)
+    command = f"/usr/bin/python3 -I -S - {shlex.quote(json.dumps(config))} <<'TLS_JUDGE'\n{PROGRAM}\nTLS_JUDGE"
+    result = ctx.judge(command, timeout=420)
     lines = [line for line in result.output.splitlines() if line.startswith("RESULT ")]
     if result.exit_code != 0 or not lines:
-        raise RuntimeError(f"running the delivered client failed (exit {result.exit_code}): {result.output.strip()[-600:]}")
+        raise RuntimeError(f"running the delivered client failed (exit {result.exit_code}): "
+                           f"{result.output.strip()[-600:]}")
     return json.loads(lines[-1][len("RESULT "):])
 
 
@@ -73,7 +82,48 @@ def accepted_untrusted(measured: dict) -> list[str]:
     return lines
 
 
-def toolchain_changes(ctx) -> list[str]:
-    return sorted(f"{c.kind} {c.path}" for c in ctx.changes()
-                  if c.path.startswith(TOOLCHAIN) and "__pycache__" not in c.path and c.kind != "deleted"
-                  or c.kind == "deleted" and c.path in TOOLCHAIN)
+def hidden_system_changes(ctx) -> list[str]:
+    """What the judge's trusted /usr hides from the delivered code's run but the box runs: a file the image ships
+    under /usr (outside /usr/local) whose content or type changed, or that is gone; a file added to the TLS toolchain;
+    cached bytecode of a trusted module that is not what the module's trusted source compiles to."""
+    changes = [c for c in ctx.changes() if c.path.startswith(SYSTEM)]
+    made = ctx.judge("mktemp -d /tmp/usr-judge-XXXXXXXX")
+    if made.exit_code != 0:
+        raise RuntimeError(f"no staging folder in the judge: {made.output.strip()[-300:]}")
+    folder = made.output.strip()
+    staged = {}
+    for index, change in enumerate(c for c in changes if c.kind != "deleted" and BYTECODE_DIR in c.path
+                                   and c.path.endswith(".pyc")):
+        data = ctx.read_bytes(change.path)
+        if data is not None:
+            staged[change.path] = stage(ctx, f"{folder}/{index}.pyc.b64", base64.b64encode(data).decode("ascii"))
+    others = [c for c in changes if BYTECODE_DIR not in c.path]
+    config = stage(ctx, f"{folder}/config.json", json.dumps({"paths": [c.path for c in others], "bytecode": staged}))
+    result = ctx.judge(f"/usr/bin/python3 -I -S -c {shlex.quote(USR_JUDGE)} {config}")
+    lines = [line for line in result.output.splitlines() if line.startswith("RESULT ")]
+    if result.exit_code != 0 or not lines:
+        raise RuntimeError(f"comparing /usr with the trusted one failed (exit {result.exit_code}): "
+                           f"{result.output.strip()[-600:]}")
+    trusted = json.loads(lines[-1][len("RESULT "):])
+    found = [f"bytecode {path} is not what its trusted source compiles to"
+             for path, verdict in trusted["bytecode"].items() if verdict == "differs"]
+    for change in others:
+        kind, value = trusted["entries"][change.path]
+        if kind == "missing" and change.kind == "added" and change.path.startswith(TOOLCHAIN):
+            found.append(f"added {change.path}")
+        elif kind == "file":
+            data = None if change.kind == "deleted" else ctx.read_bytes(change.path)
+            if data is None or hashlib.sha256(data).hexdigest() != value:
+                found.append(f"{'deleted' if change.kind == 'deleted' else 'replaced'} {change.path}")
+        elif kind in ("link", "other"):
+            found.append(f"{change.kind} {change.path} (a {kind} in the trusted /usr)")
+    return sorted(found)
+
+
+def stage(ctx, path: str, text: str) -> str:
+    """`text` written to a new file of the judge container in pieces an argument can carry; its path."""
+    for start in range(0, len(text), STAGE_CHUNK) or [0]:
+        written = ctx.judge(f"printf %s {shlex.quote(text[start:start + STAGE_CHUNK])} >> {shlex.quote(path)}")
+        if written.exit_code != 0:
+            raise RuntimeError(f"staging {path} in the judge failed: {written.output.strip()[-300:]}")
+    return path
