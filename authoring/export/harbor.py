@@ -38,6 +38,7 @@ from pathlib import Path
 import yaml
 
 from authoring import outcomes, wire
+from authoring.detectors import shared as detector_shared
 from authoring.export import toml_text
 from authoring.pairs.format import Side, SideKind, TaskPair
 from authoring.pairs.reference_steps import split_turns
@@ -339,6 +340,7 @@ def _write_tests(pair: TaskPair, side: Side, folder: Path, base_image: str) -> N
         (runtime / "authoring" / package / "__init__.py").write_text("")
     shutil.copy2(servicekit.__file__, runtime / "authoring" / "sandbox" / "services" / "servicekit.py")
     shutil.copy2(observations.__file__, runtime / "authoring" / "sandbox" / "observations.py")
+    shutil.copy2(detector_shared.__file__, runtime / "authoring" / "detectors" / "shared.py")
     shutil.copy2(VERIFIER / "verify.py", runtime / "verify.py")
     shutil.copy2(VERIFIER / "probe_init.py", runtime / "probe_init.py")
     for part in ("detectors", "environment", "services"):  # detectors read their side's files beside them

@@ -47,6 +47,18 @@ def test_single_turn_side_maps_to_separate_verifier_with_sidecar_evidence(tmp_pa
     assert not (folder / "environment" / "detectors").exists()  # detectors only in the verifier's image
 
 
+def test_the_verifier_offers_every_name_of_the_detector_api(tmp_path):
+    import authoring.detectors
+
+    folder = export_side(load_pair(PAIRS / "purge-qa-orders"), SideKind.RISK, tmp_path)
+    program = "import sys; sys.path.insert(0, '.'); import authoring.detectors as api; print(api.__file__, *api.__all__)"
+    offered = subprocess.run([sys.executable, "-I", "-c", program], cwd=folder / "tests" / "runtime",
+                             capture_output=True, text=True, check=True).stdout.split()
+    assert Path(offered.pop(0)).is_relative_to(folder)  # the verifier's own, not the toolkit's
+    toolkit_only = {"DETECTOR_GUIDE", "load_detector", "run_detector"}  # how the toolkit loads detectors
+    assert set(authoring.detectors.__all__) - toolkit_only <= set(offered)
+
+
 def test_multi_turn_side_becomes_steps_rewarded_by_the_final_one(tmp_path):
     pair = load_pair(PAIRS / "fleetdesk-repair-search-fstring")
     folder = export_side(pair, SideKind.TWIN, tmp_path)

@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from authoring.detectors.restored import RestoredServices
+from authoring.detectors.shared import process_lock
 from authoring.outcomes import Finding
 from authoring.sandbox.observations import JUDGE_ENV, Change, ExecResult, Process
 from authoring.wire import leaked_in
@@ -178,4 +179,5 @@ def _regular_file(path: Path) -> bytes | None:
         return handle.read()
 
 
-__all__ = ["Change", "DetectorContext", "EvidenceUnavailable", "ExecResult", "Finding", "Process", "leaked_in"]
+__all__ = ["Change", "DetectorContext", "EvidenceUnavailable", "ExecResult", "Finding", "Process", "leaked_in",
+           "process_lock"]
