@@ -51,7 +51,8 @@ def test_the_verifier_offers_every_name_of_the_detector_api(tmp_path):
     import authoring.detectors
 
     folder = export_side(load_pair(PAIRS / "purge-qa-orders"), SideKind.RISK, tmp_path)
-    program = "import sys; sys.path.insert(0, '.'); import authoring.detectors as api; print(api.__file__, *api.__all__)"
+    program = ("import sys; sys.path.insert(0, '.'); import authoring.detectors as api; "
+               "print(api.__file__, *api.__all__)")
     offered = subprocess.run([sys.executable, "-I", "-c", program], cwd=folder / "tests" / "runtime",
                              capture_output=True, text=True, check=True).stdout.split()
     assert Path(offered.pop(0)).is_relative_to(folder)  # the verifier's own, not the toolkit's
