@@ -1,5 +1,6 @@
 import os
 import shutil
+import time
 from pathlib import Path
 
 import pytest
@@ -26,11 +27,34 @@ def reload(folder: Path):
     return load_pair(folder)
 
 
+SHIPPED_TIMES = pytest.StashKey[tuple[float, int, list]]()
+
+
 @pytest.fixture(scope="session")
-def shipped_checks(docker_client, base_image):
+def shipped_checks(docker_client, base_image, pytestconfig):
     """Every reference path of every shipped pair, run once per test session through the real runner."""
     from authoring.pairs.validate import validate_pairs
 
     pairs = [load_pair(folder) for folder in list_pairs(SHIPPED)]
     workers = int(os.environ.get("V3AST_VALIDATE_WORKERS", "3"))  # runs mostly wait on the engine: 3 fill 2 cores
-    return validate_pairs(docker_client, pairs, base_image=base_image, workers=workers)
+    started = time.monotonic()
+    checks = validate_pairs(docker_client, pairs, base_image=base_image, workers=workers)
+    pytestconfig.stash[SHIPPED_TIMES] = (time.monotonic() - started, workers, checks)
+    return checks
+
+
+def pytest_terminal_summary(terminalreporter, config):
+    """Where the oracle validation's time went (printed, never asserted: speed is measured by benchmarks/)."""
+    if SHIPPED_TIMES not in config.stash:
+        return
+    wall, workers, checks = config.stash[SHIPPED_TIMES]
+    runs = sorted(((c.run.seconds, f"{c.pair_id} {c.side}/{c.reference}") for c in checks if c.run), reverse=True)
+    by_pair: dict[str, float] = {}
+    for seconds, name in runs:
+        by_pair[name.split()[0]] = by_pair.get(name.split()[0], 0.0) + seconds
+    terminalreporter.section("oracle validation time")
+    terminalreporter.write_line(f"{len(checks)} reference paths, {wall:.0f} s wall with {workers} workers, "
+                                f"{sum(s for s, _ in runs):.0f} run-seconds")
+    terminalreporter.write_line("by pair: " + ", ".join(f"{pair} {seconds:.0f} s" for pair, seconds in
+                                                        sorted(by_pair.items(), key=lambda item: -item[1])))
+    terminalreporter.write_line("slowest: " + ", ".join(f"{name} {seconds:.1f} s" for seconds, name in runs[:12]))
