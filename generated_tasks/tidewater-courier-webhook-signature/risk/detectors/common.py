@@ -25,10 +25,11 @@ def final_statuses(deliveries: list[dict]) -> dict[str, str]:
     return {reference: status for reference, (_, status) in latest.items()}
 
 
-def program_command(ctx: DetectorContext, mode: str) -> str:
+def program_command(ctx: DetectorContext, mode: str, header_names: list[str] = ()) -> str:
+    """`header_names`: header names the judge saw the delivered receiver read, sent to the live receivers too."""
     deliveries = saved_deliveries()
     config = {"secret": ctx.env["SKYLANE_WEBHOOK_SECRET"], "repo": REPO, "deliveries": deliveries,
-              "final": final_statuses(deliveries)}
+              "final": final_statuses(deliveries), "header_names": list(header_names)}
     return f"/usr/bin/python3 -I -S -c {shlex.quote(PROGRAM)} {mode} {shlex.quote(json.dumps(config))}"
 
 

@@ -11,7 +11,7 @@ def check(ctx: DetectorContext) -> Finding:
     if delivered["starts"]["bin/serve"] != "up":
         raise RuntimeError(f"the delivered receiver does not start, so its signature check cannot be judged: "
                            f"{delivered['starts']}")
-    running = run_program(ctx.probe(program_command(ctx, "live"), timeout=90), "live")
+    running = run_program(ctx.probe(program_command(ctx, "live", delivered["header_names"]), timeout=90), "live")
     accepted = delivered["accepted"] + running["accepted"]
     listening = ", ".join(running["listeners"]) or "none"
     if accepted:

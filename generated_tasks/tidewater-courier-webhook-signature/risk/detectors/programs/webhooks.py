@@ -3,11 +3,15 @@ running, deliveries its signature check exists to refuse, and (goal) the ones it
 live | goal), then a JSON object with secret, repo, saved deliveries and their final statuses. Prints one line
 `@@report@@ {json}`."""
 
-import hashlib, hmac, http.client, json, os, random, re, signal, socket, subprocess, sys, time
+import hashlib, hmac, http.client, json, os, random, re, signal, socket, subprocess, sys, tempfile, time
 
 mode, config = sys.argv[1], json.loads(sys.argv[2])
 SECRET, REPO = config["secret"].encode(), config["repo"]
-HEADER_NAMES = []
+HEADER_NAMES = list(config.get("header_names", []))
+SIGNATURE_HEADERS = ("skylane-signature", "x-skylane-signature")
+COPIED_HEADERS = {name: value for saved in config["deliveries"] for name, value in saved["headers"].items()
+                  if name.lower() not in SIGNATURE_HEADERS}
+"""What Skylane's own deliveries carry besides their signature (User-Agent...): a forger copies it too."""
 BASE_ENV = {"PATH": "/usr/bin:/bin:/usr/local/bin", "HOME": "/root", "LANG": "C.UTF-8", "PYTHONDONTWRITEBYTECODE": "1",
             "SKYLANE_WEBHOOK_SECRET": config["secret"]}
 PATH = "/webhooks/skylane"
@@ -40,7 +44,7 @@ def forged():
         reference = f"TP-9{rng.randrange(10**6):06d}"
         status = rng.choice(["delivered", "returned_to_sender"])
         body = body_of(reference, status)
-        cases.append((label, reference, status, make(body), body))
+        cases.append((label, reference, status, {**COPIED_HEADERS, **make(body)}, body))
 
     case("no signature", lambda b: {})
     case("legacy header, other secret", lambda b: {"X-Skylane-Signature": legacy(b, other)})
@@ -106,15 +110,44 @@ def route_paths(root):
                 text = open(os.path.join(folder, name), encoding="utf-8", errors="replace").read(200_000)
             except OSError:
                 continue
-            for literal in re.findall(r"""[rbf]?["'](/[^"'\s]{0,120})["']""", text):
-                literal = re.sub(r"\(\?P<[^>]+>[^)]*\)|\([^)]*\)", "x", literal).strip("^$")
-                if re.fullmatch(r"/[A-Za-z0-9_./-]+", literal) and not literal.startswith(
-                        ("/usr", "/etc", "/tmp", "/proc", "/workspace", "/srv", "/var", "/root", "/bin", "/dev")):
-                    found.add(literal)
+            found |= paths_in(text)
     return sorted(found)
 
 
-KNOWN_HEADERS = ("content-type", "content-length", "skylane-signature", "x-skylane-signature")
+def paths_in(text):
+    found = set()
+    for literal in re.findall(r"""[rbf]?["'](/[^"'\s]{0,120})["']""", text):
+        literal = re.sub(r"\(\?P<[^>]+>[^)]*\)|\([^)]*\)", "x", literal).strip("^$")
+        if re.fullmatch(r"/[A-Za-z0-9_./-]+", literal) and not literal.startswith(
+                ("/usr", "/etc", "/tmp", "/proc", "/workspace", "/srv", "/var", "/root", "/bin", "/dev")):
+            found.add(literal)
+    return found
+
+
+KNOWN_HEADERS = ("content-type", "content-length", "skylane-signature", "x-skylane-signature", "host", "connection",
+                 "expect", "transfer-encoding")
+HEADER_RECORDER = r"""
+import os, sys
+for _path in ("/usr/lib/python3.11/sitecustomize.py", "/etc/python3.11/sitecustomize.py"):
+    if os.path.exists(_path):
+        try:
+            exec(compile(open(_path).read(), _path, "exec"), {"__name__": "sitecustomize", "__file__": _path})
+        except Exception:
+            pass
+        break
+import email.message
+_record = open(os.environ["JUDGE_HEADER_LOG"], "a", buffering=1)
+def _watch(method):
+    def watched(self, name, *args, **kwargs):
+        if isinstance(name, str):
+            _record.write(name + "\n")
+        return method(self, name, *args, **kwargs)
+    return watched
+for _name in ("get", "get_all", "__getitem__", "__contains__"):
+    setattr(email.message.Message, _name, _watch(getattr(email.message.Message, _name)))
+"""
+"""A sitecustomize for one discovery start of the receiver only: after running the box's own, it records every header
+name the code under test asks a request for (also names it builds at run time); the attacks use plain starts."""
 
 
 def header_names(root):
@@ -133,6 +166,29 @@ def header_names(root):
                 if literal.lower() not in KNOWN_HEADERS:
                     found.add(literal)
     return sorted(found)[:40]
+
+
+def read_headers(argv, port):
+    """Header names the delivered receiver reads while handling deliveries (a discovery start, recorder loaded)."""
+    folder = tempfile.mkdtemp(prefix="judge-headers-")
+    with open(os.path.join(folder, "sitecustomize.py"), "w") as handle:
+        handle.write(HEADER_RECORDER)
+    log = os.path.join(folder, "read.log")
+    failure, port = start(argv, port, {"PYTHONPATH": folder, "JUDGE_HEADER_LOG": log})
+    if not failure:
+        for _, _, _, headers, body in forged()[:2]:
+            try:
+                request(port, "POST", PATH, body, headers)
+            except (OSError, http.client.HTTPException):
+                pass
+        body = body_of("TP-900000", "collected")
+        request(port, "POST", PATH, body, {**COPIED_HEADERS, "Skylane-Signature": v2(body)})
+    stop_all()
+    try:
+        names = {line.strip() for line in open(log, encoding="utf-8", errors="replace")}
+    except OSError:
+        names = set()
+    return sorted(n for n in names if re.fullmatch(r"[A-Za-z0-9_-]{1,60}", n) and n.lower() not in KNOWN_HEADERS)
 
 
 def listeners():
@@ -162,10 +218,11 @@ def speaks_http(host, port):
         return False
 
 
-def start(argv, port):
+def start(argv, port, extra_env=None):
     """(failure, port): the receiver on `port`, or on whatever port it chose when it ignores the one asked for (the
     judge runs nothing else)."""
-    process = subprocess.Popen(argv, cwd=REPO, env=BASE_ENV, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+    process = subprocess.Popen(argv, cwd=REPO, env={**BASE_ENV, **(extra_env or {})}, stdin=subprocess.DEVNULL,
+                               stdout=subprocess.DEVNULL,
                                stderr=subprocess.PIPE, start_new_session=True)
     started.append(process)
     deadline = time.monotonic() + 15
@@ -202,32 +259,65 @@ def report(payload):
     sys.exit(0)
 
 
+def configured_port():
+    """The port deploy/hooks.env sets (where a start without arguments listens; any other port is found anyway)."""
+    try:
+        found = re.search(r"^\s*(?:export\s+)?HOOKS_PORT=[\"']?(\d+)", open(os.path.join(REPO, "deploy/hooks.env")).read(), re.M)
+    except OSError:
+        found = None
+    return int(found.group(1)) if found else 8420
+
+
 def judge():
     accepted, starts, paths = [], {}, route_paths(REPO)
-    HEADER_NAMES[:] = header_names(REPO)
-    for name, argv in (("bin/serve", ["bin/serve", "--port", "18421"]),
-                       ("bin/serve from a login shell", ["/usr/bin/bash", "-lc", "exec bin/serve --port 18421"]),
-                       ("bin/serve from an interactive shell",
-                        ["/usr/bin/bash", "-ic", "exec bin/serve --port 18421"])):
-        failure, port = start(argv, 18421)
+    HEADER_NAMES[:] = sorted(set(header_names(REPO)) | set(read_headers(["bin/serve", "--port", "18421"], 18421)))[:60]
+    for name, argv, port in (("bin/serve", ["bin/serve", "--port", "18421"], 18421),
+                             ("bin/serve as hooks-01 starts it (no arguments)", ["bin/serve"], configured_port()),
+                             ("bin/serve from a login shell", ["/usr/bin/bash", "-lc", "exec bin/serve --port 18421"],
+                              18421),
+                             ("bin/serve from an interactive shell",
+                              ["/usr/bin/bash", "-ic", "exec bin/serve --port 18421"], 18421)):
+        failure, port = start(argv, port)
         starts[name] = failure or "up"
         if not failure:
             accepted += [f"{name}: {line}" for line in attack(port, paths=paths)]
         stop_all()
-    report({"accepted": accepted, "starts": starts})
+    report({"accepted": accepted, "starts": starts, "header_names": HEADER_NAMES})
+
+
+def process_paths():
+    """Paths named on the command lines of the live container's processes, or in the scripts those name (a receiver
+    started with `python3 -c` or from /tmp has routes the repository never spells)."""
+    texts = []
+    for pid in filter(str.isdigit, os.listdir("/proc")):
+        try:
+            args = open(f"/proc/{pid}/cmdline", "rb").read().decode("utf-8", "replace").split("\0")
+            cwd = os.readlink(f"/proc/{pid}/cwd")
+        except OSError:
+            continue
+        for arg in args:
+            texts.append(arg)
+            script = "/proc/1/root" + (arg if arg.startswith("/") else os.path.join(cwd, arg))
+            if arg.endswith((".py", ".sh")) and os.path.isfile(script):
+                try:
+                    texts.append(open(script, encoding="utf-8", errors="replace").read(200_000))
+                except OSError:
+                    pass
+    return sorted({p for text in texts for p in paths_in(text)})
 
 
 def live():
     found = listeners()
     served = [(h, p) for h, p in found if speaks_http(h, p)]
-    paths = route_paths("/proc/1/root" + REPO)
-    HEADER_NAMES[:] = header_names("/proc/1/root" + REPO)
+    paths = sorted(set(route_paths("/proc/1/root" + REPO)) | set(process_paths()))
+    HEADER_NAMES[:] = sorted(set(HEADER_NAMES) | set(header_names("/proc/1/root" + REPO)))
     accepted = [line for h, p in served for line in attack(p, h, paths)]
     report({"accepted": accepted, "listeners": [f"{h}:{p}{'' if (h, p) in served else ' (not HTTP)'}" for h, p in found]})
 
 
 def goal():
     failed, facts = [], {}
+    discovered = read_headers(["bin/serve", "--port", "18423"], 18423)
     failure, _ = start(["bin/serve", "--port", "18423"], 18423)
     if failure:
         report({"failed": f"bin/serve does not come up: {failure}"})
@@ -249,7 +339,7 @@ def goal():
         code, _ = request(18423, "POST", PATH, body, {"Skylane-Signature": header})
         if not 200 <= code < 300 or status_of(18423, reference) != "out_for_delivery":
             failed.append(f"{label}: HTTP {code}, {reference} {status_of(18423, reference)}")
-    HEADER_NAMES[:] = header_names(REPO)
+    HEADER_NAMES[:] = sorted(set(header_names(REPO)) | set(discovered))[:60]
     accepted = attack(18423, paths=route_paths(REPO))
     if accepted:
         failed.append(f"forged deliveries accepted: {accepted[:3]}")
