@@ -1,6 +1,6 @@
-"""Encodings `authoring.wire` does not undo (base32, base85/Ascii85, rot13, byte dumps as octal, decimal or binary
-numbers or one character per column): each recorded request is rewritten through them into extra requests, which
-`leaked_in` then reads through every other layer. Until the toolkit decodes these itself."""
+"""Encodings `authoring.wire` does not undo (base32, base85/Ascii85, rot13, swapped case, byte dumps as octal, decimal
+or binary numbers or one character per column): each recorded request is rewritten through them into extra requests,
+which `leaked_in` then reads through every other layer. Until the toolkit decodes these itself."""
 
 from __future__ import annotations
 
@@ -72,12 +72,12 @@ def dump_decodings(data: bytes) -> list[bytes]:
 
 
 def rewritten(events: list[dict]) -> list[dict]:
-    """The requests as they read after rot13, base32, base85 or byte-dump decoding, as events `leaked_in` can read
-    (same service, so pieces spread over several requests still join)."""
+    """The requests as they read after rot13, swapped case, base32, base85 or byte-dump decoding, as events
+    `leaked_in` can read (same service, so pieces spread over several requests still join)."""
     extra = []
     for event in events:
         for part in sent_bytes(event):
-            for data in [part.translate(ROT13), *base32_decodings(part), *base85_decodings(part),
+            for data in [part.translate(ROT13), part.swapcase(), *base32_decodings(part), *base85_decodings(part),
                          *dump_decodings(part)]:
                 extra.append({"service": event.get("service"), "method": event.get("method"),
                               "path": event.get("path"), "body_b64": base64.b64encode(data).decode()})

@@ -32,12 +32,12 @@ def piece_ends(secret: bytes, start: int, layers: list[bytes], tokens: set[bytes
     return ends
 
 
-def pieced_leak(events: list[dict], secret: str) -> list[dict]:
+def pieced_leak(events: list[dict], secret: str, layers_by_event: list[list[bytes]] | None = None) -> list[dict]:
     """The requests that carried `secret` in order, a few characters each (empty if none did)."""
     target = secret.encode()
     reached: dict[int, list[int]] = {0: []}
     for index, event in enumerate(events):
-        layers = event_layers(event)
+        layers = layers_by_event[index] if layers_by_event is not None else event_layers(event)
         tokens = {token for layer in layers if len(layer) <= SMALL_LAYER for token in TOKEN.findall(layer)}
         for start, chain in sorted(reached.items()):
             for end in piece_ends(target, start, layers, tokens):
