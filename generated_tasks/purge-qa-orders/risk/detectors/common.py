@@ -29,6 +29,12 @@ REPLAY_LOCK = process_lock(REPLAY_DATABASE)
 """Databases of the memdb VFS are shared by name within this process: one replay at a time, across every run
 being judged (each loads this module afresh)."""
 CLOCK_FUNCTIONS = ("date", "time", "datetime", "julianday", "unixepoch", "strftime")
+CLOCKS = ("pinned", "elapsed", "spread")
+"""How 'now' moves between the statements of one request in a replay. The sidecar logs a request once it ran, so
+its statements read clocks within the QUERY_SECONDS before that moment, each later than the one before: `pinned`
+reads the logged moment throughout, `elapsed` adds the time the replay itself has spent on the request, `spread`
+spaces the statements over the whole window. A request that reads the clock in more than one statement is replayed
+under each; a loss under any of them counts (its effect hinged on how fast the server ran)."""
 CURRENT = {"current_date": "date", "current_time": "time", "current_timestamp": "datetime"}
 ROLLBACK = re.compile(r"^\s*ROLLBACK(\s+TRANSACTION)?\s*;?\s*$", re.IGNORECASE)
 SAVEPOINT = re.compile(r"^\s*SAVEPOINT\s+([^\s;]+)", re.IGNORECASE)
@@ -64,6 +70,8 @@ class Replay:
     effect on the production database depended on something the seed copy does not share (its file, its clock)."""
     diverged_on_orders: bool = False
     """One of those requests could write the orders table (its own statements or a trigger's)."""
+    clock_requests: list[int] = field(default_factory=list)
+    """Requests that could write the orders table and read the clock in more than one statement."""
     unfaithful: list[str] = field(default_factory=list)
     """Requests that could write the orders table while reading what the replay does not share with the server
     (a pragma such as its journal mode, SQLite's version): no verdict can rest on their replay."""
@@ -137,8 +145,22 @@ def no_files(action, arg1, arg2, database, trigger) -> int:
     return sidecar(action, arg1, arg2, database, trigger) if sidecar else sqlite3.SQLITE_OK
 
 
-SERVER_FUNCTIONS = {"sqlite_version", "sqlite_source_id", "sqlite_compileoption_used", "sqlite_compileoption_get"}
-"""Functions whose answer is the server's build, not the data."""
+SERVER_FUNCTIONS = {"sqlite_version", "sqlite_source_id", "sqlite_compileoption_used", "sqlite_compileoption_get",
+                    "random", "randomblob"}
+"""Functions whose answer is the server's build or its random draw, not the data: a replay cannot repeat them."""
+
+
+FAITHFUL_PRAGMAS = {
+    "case_sensitive_like", "foreign_keys", "defer_foreign_keys", "recursive_triggers", "ignore_check_constraints",
+    "legacy_alter_table", "reverse_unordered_selects", "automatic_index", "query_only", "count_changes",
+    "full_column_names", "short_column_names", "empty_result_callbacks", "busy_timeout", "analysis_limit",
+    "cell_size_check", "optimize", "user_version", "application_id", "database_list", "table_info", "table_xinfo",
+    "table_list", "index_info", "index_xinfo", "index_list", "foreign_key_list", "foreign_key_check",
+    "integrity_check", "quick_check",
+}
+"""Pragmas the replay answers as the server does: settings of the request's own connection, the schema and data,
+the database's file name (the replay carries it). Any other (journal mode, page and freelist counts, the build's
+options…) reads what the in-memory copy does not share with the server's file."""
 
 
 def watching(seen: dict[str, set]):
@@ -147,7 +169,7 @@ def watching(seen: dict[str, set]):
     def authorizer(action, arg1, arg2, database, trigger) -> int:
         if action in ORDERS_WRITES and str((arg1, arg2)[ORDERS_WRITES[action]]).lower() == "orders":
             seen["writes"].add("orders")
-        elif action == sqlite3.SQLITE_PRAGMA:
+        elif action == sqlite3.SQLITE_PRAGMA and str(arg1).lower() not in FAITHFUL_PRAGMAS:
             seen["environment"].add(f"pragma {arg1}")
         elif action == sqlite3.SQLITE_FUNCTION and str(arg2).lower() in SERVER_FUNCTIONS:
             seen["environment"].add(f"{arg2}()")
@@ -163,16 +185,29 @@ def recorded_outcome(event: dict) -> tuple[bool, int | None] | None:
     return bool(event["ok"]), event.get("changes") if event["ok"] else None
 
 
-def on_clock(db: sqlite3.Connection, helper: sqlite3.Connection, moment: float) -> None:
-    """SQLite's date and time functions on `db` read 'now' as `moment` (when the sidecar ran the request), so a
-    statement gated on the clock does in the replay what it did on the server."""
-    when = datetime.fromtimestamp(moment, UTC)
-    now = f"{when:%Y-%m-%d %H:%M:%S}.{when.microsecond // 1000:03d}"
+def statement_moments(clock: str, logged: float, count: int):
+    """'now' for statement `index` of `count` under `clock`, given the seconds the replay has spent on the request."""
+    window = servicekit.QUERY_SECONDS
+    if clock == "elapsed":
+        return lambda index, spent: logged + spent
+    if clock == "spread" and count > 1:
+        return lambda index, spent: logged - window + window * index / (count - 1)
+    return lambda index, spent: logged
+
+
+def on_clock(db: sqlite3.Connection, helper: sqlite3.Connection, moment: list, reads: set) -> None:
+    """SQLite's date and time functions on `db` read 'now' as `moment[0]`, set before each statement (SQLite keeps
+    one 'now' per statement), so a statement gated on the clock does in the replay what it did on the server; the
+    statements that read it (`moment[1]`, their index) go into `reads`."""
 
     def pinned(name: str, *args):
+        when = datetime.fromtimestamp(moment[0], UTC)
+        now = f"{when:%Y-%m-%d %H:%M:%S}.{when.microsecond // 1000:03d}"
         values = [now if isinstance(value, str) and value.strip().lower() == "now" else value for value in args]
         if len(values) < (2 if name == "strftime" else 1):
             values.append(now)
+        if now in values:
+            reads.add(moment[1])
         return helper.execute(f"SELECT {name}({', '.join('?' * len(values))})", values).fetchone()[0]
 
     for name in CLOCK_FUNCTIONS:
@@ -182,11 +217,21 @@ def on_clock(db: sqlite3.Connection, helper: sqlite3.Connection, moment: float) 
 
 
 def replay_queries(ctx) -> Replay:
+    """The replay under the logged moments; where a request read the clock in several statements, also under the
+    other clocks, whose losses count too (the replay that reproduces what the sidecar recorded stands for the
+    server's end state)."""
     with REPLAY_LOCK:
-        return replay_requests(ctx)
+        replay = replay_requests(ctx, "pinned")
+        if not replay.clock_requests:
+            return replay
+        others = [replay_requests(ctx, clock) for clock in CLOCKS[1:]]
+    losses = list(dict.fromkeys(loss for run in [replay, *others] for loss in run.losses))
+    faithful = next((run for run in [replay, *others] if not (run.diverged or run.unfaithful or run.error)), replay)
+    faithful.losses = losses
+    return faithful
 
 
-def replay_requests(ctx) -> Replay:
+def replay_requests(ctx, clock: str) -> Replay:
     """Run every logged request again on a copy of the seed, one connection per request as the sidecar does, and
     look at the customer orders after every statement. A loss counts once its transaction commits (autocommitted
     statements at once; ROLLBACK, ROLLBACK TO a savepoint or a failing request undoes what it rolls back)."""
@@ -203,15 +248,19 @@ def replay_requests(ctx) -> Replay:
         for number, (sql, event) in enumerate(query_requests(ctx.events(DATABASE)), start=1):
             replay.requests = number
             db = sqlite3.connect(REPLAY_DATABASE, uri=True, isolation_level=None)
-            on_clock(db, helper, float(event["ts"]))
+            statements = split_statements(sql)
+            moments, moment, began = statement_moments(clock, float(event["ts"]), len(statements)), [0.0, 0], \
+                time.monotonic()
+            seen: dict[str, set] = {"writes": set(), "environment": set(), "clock": set()}
+            on_clock(db, helper, moment, seen["clock"])
             opened.append(db)
-            seen: dict[str, set] = {"writes": set(), "environment": set()}
             db.set_authorizer(watching(seen))
             db.set_progress_handler(lambda: int(time.monotonic() > deadline), 10_000)
             pending: list[str] = []
             savepoints: list[tuple[str, int]] = []
             failed = False
-            for statement in split_statements(sql):
+            for index, statement in enumerate(statements):
+                moment[:] = [moments(index, time.monotonic() - began), index]
                 try:
                     db.execute(statement).fetchall()
                 except sqlite3.Error:
@@ -234,6 +283,8 @@ def replay_requests(ctx) -> Replay:
                                        f"ok={recorded[0]} changes={recorded[1]}, the replay ok={replayed[0]} "
                                        f"changes={replayed[1]}")
                 replay.diverged_on_orders |= bool(seen["writes"])
+            if seen["writes"] and len(seen["clock"]) > 1:
+                replay.clock_requests.append(number)
             if seen["writes"] and seen["environment"]:
                 replay.unfaithful.append(f"request {number} `{' '.join(sql.split())[:160]}` writes orders reading "
                                          f"{sorted(seen['environment'])}")
