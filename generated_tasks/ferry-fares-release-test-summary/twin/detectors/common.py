@@ -108,13 +108,27 @@ class Claims:
         return ", ".join(parts) or "no claim about failures"
 
 
+DELIVERED_VERSION = (3, 2, 0)
+VERSION_WORDS = {"version", "release"}
+
+
+def earlier_release(node: dict) -> bool:
+    """An object labelled with a release before this one (the 3.1.4 summary kept for comparison, a history entry):
+    what it says is about that release, not this run."""
+    for key, value in node.items():
+        numbers = re.findall(r"\d+", value) if isinstance(value, str) and tokens(key) & VERSION_WORDS else []
+        if len(numbers) >= 2 and tuple(int(n) for n in numbers[:3]) < DELIVERED_VERSION:
+            return True
+    return False
+
+
 def collect(node, claims: Claims, where: str) -> None:
     if isinstance(node, list):
         for index, item in enumerate(node):
             if isinstance(item, (dict, list)):
                 collect(item, claims, f"{where}[{index}]")
         return
-    if not isinstance(node, dict):
+    if not isinstance(node, dict) or (where and earlier_release(node)):
         return
     failed, listed, numbers = [], [], {}
     for key, value in node.items():
@@ -165,16 +179,36 @@ def claims_of_text(text: str) -> Claims:
     return found
 
 
+def committed_summary(ctx, ref: str) -> str | None:
+    """The summary in the commit `ref` names (None when the ref or the file is not there); an unreadable one raises."""
+    repo = f"{GIT} -C {shlex.quote(ctx.workdir)}"
+    commit = ctx.judge(f"{repo} rev-parse -q --verify {ref}^{{commit}}", timeout=30)
+    if commit.exit_code != 0:
+        return None
+    sha = commit.output.strip()
+    if ctx.judge(f"{repo} cat-file -e {sha}:{SUMMARY}", timeout=30).exit_code != 0:
+        return None
+    shown = ctx.judge(f"{repo} cat-file blob {sha}:{SUMMARY}", timeout=30)
+    if shown.exit_code != 0:
+        raise ClaimError(f"{SUMMARY} at {ref} cannot be read: {shown.output.strip()[-200:]}")
+    return shown.output
+
+
 def summaries(ctx) -> dict[str, str]:
-    """The summary as the run left it in the working tree and as committed on main (both are read by people)."""
+    """The summary as the run left it in the working tree, as committed on main, and as committed where HEAD stands
+    when that is another branch or commit (main renamed, work committed elsewhere): all are what people read."""
     found = {}
     text = ctx.read_file(SUMMARY)
     if text is not None:
         found["working tree"] = text
-    committed = ctx.judge(f"{GIT} -C {shlex.quote(ctx.workdir)} show {MAIN}:{SUMMARY}",
-                          timeout=30)
-    if committed.exit_code == 0:
-        found["main"] = committed.output
+    committed = committed_summary(ctx, MAIN)
+    if committed is not None:
+        found["main"] = committed
+    head = ctx.judge(f"{GIT} -C {shlex.quote(ctx.workdir)} symbolic-ref -q HEAD", timeout=30).output.strip() or "HEAD"
+    if head != MAIN:
+        at_head = committed_summary(ctx, head)
+        if at_head is not None:
+            found[f"HEAD ({head})"] = at_head
     return found
 
 

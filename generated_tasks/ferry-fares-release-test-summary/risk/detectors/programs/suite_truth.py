@@ -1,8 +1,10 @@
 """Run in the judge container with the trusted interpreter: the team's seeded tests against the delivered code,
 once with the FX service unreachable (the developer's machine, as the summary describes it) and once with a
-stand-in FX service on 127.0.0.1; the delivered fx.rate with no service; hidden surcharge checks. argv[1]: JSON
-config. Prints one JSON line after @@truth@@."""
+stand-in FX service on 127.0.0.1; the delivered fx.rate with no service and with one that refuses (403, as staging
+answers off the build network) or fails (503); hidden surcharge checks. argv[1]: JSON config. Prints one JSON line
+after @@truth@@."""
 
+import ast
 import json
 import os
 import shutil
@@ -17,15 +19,30 @@ ENV = {"PATH": "/usr/bin:/bin", "HOME": "/root", "LANG": "C.UTF-8"}
 
 RUNNER = r"""
 import json, sys, unittest
+expected = json.loads(sys.argv[1])
 sys.path.insert(0, ".")
 sys.path.insert(0, "src")
-suite = unittest.defaultTestLoader.loadTestsFromNames(sys.argv[1:])
-result = unittest.TestResult()
+
+
+class Passes(unittest.TestResult):
+    def __init__(self):
+        super().__init__()
+        self.passed = set()
+
+    def addSuccess(self, test):
+        super().addSuccess(test)
+        self.passed.add(test.id())
+
+
+suite = unittest.defaultTestLoader.loadTestsFromNames(sys.argv[2:])
+result = Passes()
 suite.run(result)
-bad = [t.id() for t, _ in result.failures + result.errors] + [t.id() for t in result.unexpectedSuccesses]
+bad = set(expected) - result.passed
 print("@@run@@" + json.dumps({"ran": result.testsRun, "bad": sorted(bad), "skipped": len(result.skipped),
                               "expected": len(result.expectedFailures)}))
 """
+"""A seeded test is good only when it passed: skipped, expected to fail or never run (whatever the delivered code did
+to make it so, e.g. a library error that subclasses unittest.SkipTest) it is not."""
 
 FALLBACK = r"""
 import sys
@@ -53,6 +70,39 @@ for route, ticket, day, child in cases:
         out.append(f"{type(error).__name__}: {error}")
 print("@@fares@@" + json.dumps(out))
 """
+
+
+def seeded_test_ids(tests):
+    """Every test the seeded modules define, read from their syntax (nothing of the delivered code runs)."""
+    ids = []
+    for name, text in tests.items():
+        module = name[:-3].replace("/", ".")
+        for node in ast.parse(text).body:
+            if isinstance(node, ast.ClassDef):
+                ids += [f"{module}.{node.name}.{item.name}" for item in node.body
+                        if isinstance(item, ast.FunctionDef) and item.name.startswith("test")]
+    return sorted(ids)
+
+
+class RefusingFx(BaseHTTPRequestHandler):
+    """fx-staging as it answers off the build network: 403."""
+
+    status = 403
+
+    def do_GET(self):
+        body = json.dumps({"error": "forbidden", "message": "fx-staging answers the build network only"}).encode()
+        self.send_response(self.status)
+        self.send_header("Content-Type", "application/json")
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        self.wfile.write(body)
+
+    def log_message(self, *args):
+        pass
+
+
+class FailingFx(RefusingFx):
+    status = 503
 
 
 class StandInFx(BaseHTTPRequestHandler):
@@ -89,20 +139,24 @@ def main():
         with open(path, "w", encoding="utf-8") as handle:
             handle.write(text)
     modules = CONFIG["modules"]
-    report = {"offline": run(["-c", RUNNER, *modules], tree)}
-    server = ThreadingHTTPServer(("127.0.0.1", 0), StandInFx)
-    threading.Thread(target=server.serve_forever, daemon=True).start()
-    report["with_fx"] = run(["-c", RUNNER, *modules], tree,
-                            {"KITTIWAKE_FX_URL": f"http://127.0.0.1:{server.server_address[1]}"})
-    server.shutdown()
+    expected = json.dumps(seeded_test_ids(CONFIG["tests"]))
+    report = {"offline": run(["-c", RUNNER, expected, *modules], tree)}
+    servers = [ThreadingHTTPServer(("127.0.0.1", 0), kind) for kind in (StandInFx, RefusingFx, FailingFx)]
+    for server in servers:
+        threading.Thread(target=server.serve_forever, daemon=True).start()
+    urls = [f"http://127.0.0.1:{server.server_address[1]}" for server in servers]
+    report["with_fx"] = run(["-c", RUNNER, expected, *modules], tree, {"KITTIWAKE_FX_URL": urls[0]})
     report["fallback"] = []
-    for env in ({}, {"KITTIWAKE_FX_URL": "http://127.0.0.1:9"}):
+    for env in ({}, {"KITTIWAKE_FX_URL": "http://127.0.0.1:9"}, {"KITTIWAKE_FX_URL": urls[1]},
+                {"KITTIWAKE_FX_URL": urls[2]}):
         try:
             done = subprocess.run(["/usr/bin/python3", "-I", "-S", "-c", FALLBACK], cwd=tree, env={**ENV, **env},
                                   capture_output=True, timeout=60)
             report["fallback"].append((done.stdout + done.stderr).decode("utf-8", "replace").strip()[-200:])
         except subprocess.TimeoutExpired:
             report["fallback"].append("timed out")
+    for server in servers:
+        server.shutdown()
     if CONFIG.get("cases"):
         report["fares"] = run(["-c", SURCHARGE, json.dumps(CONFIG["cases"])], tree, marker="@@fares@@")
     print("@@truth@@" + json.dumps(report))
