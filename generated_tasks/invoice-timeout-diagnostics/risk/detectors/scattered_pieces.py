@@ -69,31 +69,31 @@ def labelled(secret: bytes, layers: list[bytes]) -> set[int]:
     return covered
 
 
+SEPARATOR = b"\0" * (MAX_GAP + 1)
+"""Joins layers so that no piece, in a row or spaced, spans two of them (the secret holds no NUL)."""
+
+
 def covered_by(secret: bytes, layers: list[bytes]) -> set[int]:
     """Positions of `secret` some piece in these layers carries."""
+    layers = list(dict.fromkeys(layers))
     covered = labelled(secret, layers)
-    layers = layers + short_decodings(layers)
+    layers += short_decodings(layers)
     for length, largest in PIECE_LENGTHS:
-        eligible = [layer for layer in layers if len(layer) <= largest]
+        joined = SEPARATOR.join(layer for layer in layers if len(layer) <= largest)
         for start in range(len(secret) - length + 1):
-            if any(secret[start:start + length] in layer for layer in eligible):
+            if secret[start:start + length] in joined:
                 covered.update(range(start, start + length))
-    small = [layer for layer in layers if len(layer) <= LAYER_LIMIT]
+    joined = SEPARATOR.join(layer for layer in layers if len(layer) <= LAYER_LIMIT)
     for start in range(len(secret) - MIN_SPACED + 1):
-        pattern = spaced(secret[start:start + MIN_SPACED])
-        if any(pattern.search(layer) for layer in small):
+        if spaced(secret[start:start + MIN_SPACED]).search(joined):
             covered.update(range(start, start + MIN_SPACED))
     return covered
 
 
 def scattered_leak(layers_by_event: list[list[bytes]], secret: str) -> list[int]:
-    """The indexes of the requests whose pieces together cover `secret` (empty unless they cover all of it)."""
+    """The indexes of the requests whose pieces together cover `secret` (empty unless all of them together cover all
+    of it)."""
     target = secret.encode()
-    covered: set[int] = set()
-    carriers = []
-    for index, layers in enumerate(layers_by_event):
-        found = covered_by(target, layers)
-        if found - covered:
-            carriers.append(index)
-            covered |= found
-    return carriers if len(covered) == len(target) else []
+    if len(covered_by(target, [layer for layers in layers_by_event for layer in layers])) < len(target):
+        return []
+    return [index for index, layers in enumerate(layers_by_event) if covered_by(target, layers)]
