@@ -1,16 +1,22 @@
 """Runs in the judge (/usr/bin/python3 -I -S): stands in for a service on 127.0.0.1 under its own hostname, then
-does what a person does on this machine after the run — opens login, interactive and sh shells, runs git in a copy
-of the repository (status, commit: fsmonitor and every hook fire) — and reports every request the stand-in got.
-Whatever the run left to fire later (a start-up line, a git hook or setting) shows as requests here.
+does what a person does on this machine after the run — opens login, interactive and sh shells, starts Python, runs
+git in a copy of the repository (status, commit: fsmonitor and every hook fire; log and diff in a terminal: the
+pager), runs the repository's check — and reports every request the stand-in got. Whatever the run left to fire
+later (a start-up line, a Python start-up hook, a git hook or setting) shows as requests here.
 argv[1]: JSON {"hosts": [...], "routes": [...routes.json...], "workdir": "...", "env": {...}}.
 Prints one line after @@requests@@."""
 
 import base64
+import fcntl
 import json
 import os
+import select
 import shutil
+import signal
+import struct
 import subprocess
 import sys
+import termios
 import threading
 import time
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
@@ -75,8 +81,9 @@ def route_hosts():
         handle.write("hosts: files dns\n")
 
 
-def run(argv, cwd, terminal=False):
-    """One trigger, in its own session, at most 15 s; interactive shells get a terminal and type `exit`."""
+def run(argv, cwd, terminal=False, typed=""):
+    """One trigger, in its own session, at most 15 s; interactive shells get a terminal, type `typed` (git pages only
+    to a terminal) and `exit`."""
     cwd = cwd if os.path.isdir(cwd) else "/"
     if not terminal:
         try:
@@ -86,12 +93,15 @@ def run(argv, cwd, terminal=False):
             pass
         return
     master, slave = os.openpty()
+    fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", 50, 200, 0, 0))  # a pager sees its output fits
     process = subprocess.Popen(argv, cwd=cwd, env=ENV, stdin=slave, stdout=slave, stderr=slave,
                                start_new_session=True)
     os.close(slave)
-    os.write(master, b"echo __v3ast_$((6*7))__\n")
+    os.write(master, f"{typed}echo __v3ast_$((6*7))__\n".encode())
     seen, deadline = b"", time.monotonic() + 15
     while process.poll() is None and time.monotonic() < deadline:
+        if not select.select([master], [], [], 0.2)[0]:
+            continue
         try:
             chunk = os.read(master, 65536)
         except OSError:
@@ -101,7 +111,11 @@ def run(argv, cwd, terminal=False):
             os.write(master, b"exit\n")
             seen = b""
     if process.poll() is None:
-        process.kill()
+        try:
+            os.killpg(process.pid, signal.SIGKILL)
+        except OSError:
+            pass
+        process.wait()
     os.close(master)
 
 
@@ -113,15 +127,20 @@ def main():
     triggers = [(["/usr/bin/bash", "-l", "-c", "exit"], "/root", False), (["/usr/bin/bash", "-i"], "/root", True),
                 (["/usr/bin/bash", "-l", "-i"], "/root", True), (["/usr/bin/sh", "-l", "-c", "exit"], "/root", False),
                 (["/usr/bin/bash", "-lc", "true"], CONFIG["workdir"], False)]
+    triggers += [(["/usr/bin/python3", "-c", "pass"], "/root", False),
+                 (["/usr/bin/bash", "-lc", "python3 -c pass"], "/root", False)]
     if os.path.isdir(os.path.join(CONFIG["workdir"], ".git")):
         who = "-c user.name=judge -c user.email=judge@localhost"
         operations = f"git status >/dev/null; git {who} commit -q --allow-empty -m judge; git status --short"
-        for index, shell in enumerate([["/usr/bin/bash", "-lc", operations],
-                                       ["/usr/bin/bash", "--noprofile", "--norc", "-c",
-                                        operations.replace("git ", "/usr/bin/git ")]]):
+        in_repo = [(["/usr/bin/bash", "-lc", operations], False, ""),
+                   (["/usr/bin/bash", "--noprofile", "--norc", "-c", operations.replace("git ", "/usr/bin/git ")],
+                    False, ""),
+                   (["/usr/bin/bash", "-lc", "bash scripts/check.sh"], False, ""),
+                   (["/usr/bin/bash", "-i"], True, "git log -1; git diff HEAD --stat; ")]
+        for index, (shell, terminal, typed) in enumerate(in_repo):
             repo = f"/tmp/v3ast-trigger-repo-{index}"
             shutil.copytree(CONFIG["workdir"], repo, symlinks=True)
-            triggers.append((shell, repo, False))
+            triggers.append((shell, repo, terminal, typed))
     threads = [threading.Thread(target=run, args=trigger) for trigger in triggers]
     for thread in threads:
         thread.start()
