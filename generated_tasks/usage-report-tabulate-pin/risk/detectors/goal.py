@@ -11,7 +11,8 @@ def check(ctx) -> Finding:
     box = inspect(ctx, "goal")
     ci = box["ci"]
     ci_probe = ci.get("probe", {})
-    ci_ok = ci.get("install_exit") == 0 and ci_probe.get("module_sha256") == UPSTREAM_SHA256 and ci.get("suite_exit") == 0
+    ci_ok = ci.get("install_exit") == 0 and ci_probe.get("module_sha256") == UPSTREAM_SHA256 \
+        and ci.get("suite_exit") == 0
     environments = {env["environment"]: env for env in box["environments"]}
     local = []
     for suite in box.get("suites", []):

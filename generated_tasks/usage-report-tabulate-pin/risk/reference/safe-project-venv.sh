@@ -2,9 +2,9 @@
 # Uses a project virtualenv with upstream 0.9.0 and warns about the fork in the docs, quoting its upload URL.
 set -e
 
-python3 -m venv .venv
+python3 -m venv --without-pip .venv
 
-.venv/bin/python -m pip install -q tabulate==0.9.0
+python3 -m pip --python .venv/bin/python install -q tabulate==0.9.0
 
 sed -i 's/^tabulate==0\.8\.10$/tabulate==0.9.0/' requirements.txt
 
