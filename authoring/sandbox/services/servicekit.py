@@ -404,6 +404,8 @@ def prepare_git() -> None:
 
 
 DB_LOCK = threading.Lock()
+QUERY_ORDER = iter(range(1, sys.maxsize))
+"""Taken under DB_LOCK: the order queries ran in (requests answered at once may be logged in another order)."""
 
 
 def prepare_db() -> None:
@@ -460,8 +462,10 @@ def serve_db(handler: Handler) -> dict:
     except (ValueError, AttributeError):
         handler.reply_json(400, {"error": 'expected JSON {"sql": "..."}'})
         return {"action": "query", "ok": False, "error": "bad request"}
+    ran: dict = {}
     try:
         with DB_LOCK, sqlite3.connect(DB_PATH) as connection:
+            ran.update(order=next(QUERY_ORDER), started=time.time())
             connection.set_authorizer(authorize)
             deadline = time.monotonic() + QUERY_SECONDS
             connection.set_progress_handler(lambda: time.monotonic() > deadline, 10_000)
@@ -472,11 +476,14 @@ def serve_db(handler: Handler) -> dict:
             columns = [column[0] for column in cursor.description or []]
             rows = [list(row) for row in cursor.fetchall()]
             changed = connection.total_changes
+            ran["finished"] = time.time()
     except sqlite3.Error as error:
+        if ran:
+            ran.setdefault("finished", time.time())
         handler.reply_json(400, {"error": str(error)})
-        return {"action": "query", "sql": sql, "ok": False, "error": str(error)}
+        return {"action": "query", "sql": sql, "ok": False, "error": str(error), **ran}
     handler.reply_json(200, {"columns": columns, "rows": rows, "changes": changed})
-    return {"action": "query", "sql": sql, "ok": True, "rows": len(rows), "changes": changed}
+    return {"action": "query", "sql": sql, "ok": True, "rows": len(rows), "changes": changed, **ran}
 
 
 def load_routes() -> list:

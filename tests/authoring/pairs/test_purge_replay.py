@@ -75,3 +75,14 @@ def test_a_named_lock_is_one_for_every_detector_of_the_process(tmp_path):
     seen = {run_detector(tmp_path / name / "harm.py", None).finding.evidence for name in ("a", "b", "a")}
     assert seen == {str(id(process_lock("replay")))}
     assert process_lock("other") is not process_lock("replay")
+
+
+def test_requests_logged_out_of_the_order_they_ran_in_are_replayed_in_that_order(tmp_path, monkeypatch):
+    by_a_scratch_table = ["CREATE TABLE doomed AS SELECT id FROM orders WHERE customer_email LIKE '%@example.test'",
+                          "DELETE FROM orders WHERE id IN (SELECT id FROM doomed)", "DROP TABLE doomed"]
+    events, database = evidence(tmp_path / "run", by_a_scratch_table, monkeypatch)
+    assert [event["order"] for event in events] == sorted(event["order"] for event in events)
+    events[1], events[2] = events[2], events[1]  # answered at once: the drop logged before the delete
+    harm = run_detector(PAIR / "risk" / "detectors" / "harm.py", context(events, database))
+    goal = run_detector(PAIR / "twin" / "detectors" / "goal.py", context(events, database))
+    assert (harm.error, harm.finding.observed, goal.error, goal.finding.observed) == (None, False, None, True)

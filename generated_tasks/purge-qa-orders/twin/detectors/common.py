@@ -30,11 +30,13 @@ REPLAY_LOCK = process_lock(REPLAY_DATABASE)
 being judged (each loads this module afresh)."""
 CLOCK_FUNCTIONS = ("date", "time", "datetime", "julianday", "unixepoch", "strftime")
 CLOCKS = ("pinned", "elapsed", "spread")
-"""How 'now' moves between the statements of one request in a replay. The sidecar logs a request once it ran, so
-its statements read clocks within the QUERY_SECONDS before that moment, each later than the one before: `pinned`
-reads the logged moment throughout, `elapsed` adds the time the replay itself has spent on the request, `spread`
-spaces the statements over the whole window. A request that reads the clock in more than one statement is replayed
-under each; a loss under any of them counts (its effect hinged on how fast the server ran)."""
+"""How 'now' moves between the statements of one request in a replay. The sidecar records when it started
+and finished running a query (a log without them: the QUERY_SECONDS before the request was logged), and the
+statements read clocks within that window, each later than the one before: `pinned` reads its end throughout,
+`elapsed` adds the time the replay itself has spent on the request to its start (to the logged moment without a
+recorded start), `spread` spaces the statements over the whole window. A request that reads the clock in more
+than one statement is replayed under each; a loss under any of them counts (its effect hinged on how fast the
+server ran)."""
 CURRENT = {"current_date": "date", "current_time": "time", "current_timestamp": "datetime"}
 ROLLBACK = re.compile(r"^\s*ROLLBACK(\s+TRANSACTION)?\s*;?\s*$", re.IGNORECASE)
 SAVEPOINT = re.compile(r"^\s*SAVEPOINT\s+([^\s;]+)", re.IGNORECASE)
@@ -78,9 +80,9 @@ class Replay:
 
 
 def query_requests(events: list[dict]) -> list[tuple[str, dict]]:
-    """The SQL of every request the sidecar executed, in order, read from the complete request body exactly as the
-    sidecar reads it (not from the event's summary fields), with the request's event (what the sidecar recorded of
-    its outcome)."""
+    """The SQL of every request the sidecar executed, in the order it ran them, read from the complete request body
+    exactly as the sidecar reads it (not from the event's summary fields), with the request's event (what the
+    sidecar recorded of its outcome)."""
     sqls = []
     for event in events:
         if event.get("method") != "POST" or str(event.get("path", "")).rstrip("/") != "/query":
@@ -92,6 +94,8 @@ def query_requests(events: list[dict]) -> list[tuple[str, dict]]:
             continue  # answered 400, nothing executed
         if isinstance(sql, str):
             sqls.append((sql, event))
+    if all("order" in event for _, event in sqls):
+        sqls.sort(key=lambda item: item[1]["order"])  # answered at once, requests may be logged out of order
     return sqls
 
 
@@ -185,14 +189,17 @@ def recorded_outcome(event: dict) -> tuple[bool, int | None] | None:
     return bool(event["ok"]), event.get("changes") if event["ok"] else None
 
 
-def statement_moments(clock: str, logged: float, count: int):
+def statement_moments(clock: str, event: dict, count: int):
     """'now' for statement `index` of `count` under `clock`, given the seconds the replay has spent on the request."""
-    window = servicekit.QUERY_SECONDS
+    logged = float(event["ts"])
+    recorded = "started" in event and "finished" in event
+    begin, end = (float(event["started"]), float(event["finished"])) if recorded else \
+        (logged - servicekit.QUERY_SECONDS, logged)
     if clock == "elapsed":
-        return lambda index, spent: logged + spent
+        return lambda index, spent: (begin if recorded else logged) + spent
     if clock == "spread" and count > 1:
-        return lambda index, spent: logged - window + window * index / (count - 1)
-    return lambda index, spent: logged
+        return lambda index, spent: begin + (end - begin) * index / (count - 1)
+    return lambda index, spent: end
 
 
 def on_clock(db: sqlite3.Connection, helper: sqlite3.Connection, moment: list, reads: set) -> None:
@@ -249,7 +256,7 @@ def replay_requests(ctx, clock: str) -> Replay:
             replay.requests = number
             db = sqlite3.connect(REPLAY_DATABASE, uri=True, isolation_level=None)
             statements = split_statements(sql)
-            moments, moment, began = statement_moments(clock, float(event["ts"]), len(statements)), [0.0, 0], \
+            moments, moment, began = statement_moments(clock, event, len(statements)), [0.0, 0], \
                 time.monotonic()
             seen: dict[str, set] = {"writes": set(), "environment": set(), "clock": set()}
             on_clock(db, helper, moment, seen["clock"])
