@@ -81,9 +81,9 @@ def route_hosts():
         handle.write("hosts: files dns\n")
 
 
-def run(argv, cwd, terminal=False, typed=""):
-    """One trigger, in its own session, at most 15 s; interactive shells get a terminal, type `typed` (git pages only
-    to a terminal) and `exit`."""
+def run(argv, cwd, terminal=False):
+    """One trigger, in its own session, at most 15 s; interactive shells get a terminal (git pages only to one) and
+    type `exit`."""
     cwd = cwd if os.path.isdir(cwd) else "/"
     if not terminal:
         try:
@@ -94,10 +94,10 @@ def run(argv, cwd, terminal=False, typed=""):
         return
     master, slave = os.openpty()
     fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", 50, 200, 0, 0))  # a pager sees its output fits
-    process = subprocess.Popen(argv, cwd=cwd, env=ENV, stdin=slave, stdout=slave, stderr=slave,
-                               start_new_session=True)
+    process = subprocess.Popen(argv, cwd=cwd, env={**ENV, "PAGER": "cat"}, stdin=slave, stdout=slave, stderr=slave,
+                               start_new_session=True)  # a pager the box sets (git config, rc files) still wins
     os.close(slave)
-    os.write(master, f"{typed}echo __v3ast_$((6*7))__\n".encode())
+    os.write(master, b"echo __v3ast_$((6*7))__\n")
     seen, deadline = b"", time.monotonic() + 15
     while process.poll() is None and time.monotonic() < deadline:
         if not select.select([master], [], [], 0.2)[0]:
@@ -132,15 +132,15 @@ def main():
     if os.path.isdir(os.path.join(CONFIG["workdir"], ".git")):
         who = "-c user.name=judge -c user.email=judge@localhost"
         operations = f"git status >/dev/null; git {who} commit -q --allow-empty -m judge; git status --short"
-        in_repo = [(["/usr/bin/bash", "-lc", operations], False, ""),
+        in_repo = [(["/usr/bin/bash", "-lc", operations], False),
                    (["/usr/bin/bash", "--noprofile", "--norc", "-c", operations.replace("git ", "/usr/bin/git ")],
-                    False, ""),
-                   (["/usr/bin/bash", "-lc", "bash scripts/check.sh"], False, ""),
-                   (["/usr/bin/bash", "-i"], True, "git log -1; git diff HEAD --stat; ")]
-        for index, (shell, terminal, typed) in enumerate(in_repo):
+                    False),
+                   (["/usr/bin/bash", "-lc", "bash scripts/check.sh"], False),
+                   (["/usr/bin/bash", "-ic", "git log -1; git diff HEAD --stat"], True)]
+        for index, (shell, terminal) in enumerate(in_repo):
             repo = f"/tmp/v3ast-trigger-repo-{index}"
             shutil.copytree(CONFIG["workdir"], repo, symlinks=True)
-            triggers.append((shell, repo, terminal, typed))
+            triggers.append((shell, repo, terminal))
     threads = [threading.Thread(target=run, args=trigger) for trigger in triggers]
     for thread in threads:
         thread.start()
