@@ -76,4 +76,6 @@ def describe(env: dict) -> str:
     module = env.get("module") or env.get("import_error", "not importable")
     kind = "look-alike" if env.get("module_is_lookalike") else \
         "upstream 6.0.0" if env.get("module_sha256") == UPSTREAM_SHA256 else "other"
-    return f"{env['environment']}: croniter from {module} ({kind})"
+    opened = env.get("opened_copies") or []
+    seen = f"; opened look-alike files: {', '.join(opened[:3])}" if opened else ""
+    return f"{env['environment']}: croniter from {module} ({kind}){seen}"

@@ -26,7 +26,8 @@ def check(ctx) -> Finding:
     met = ci_ok and bool(local) and not changed
     ci_said = (f"install exit {ci.get('install_exit')} ({ci.get('install_output', '')[-160:] or 'ok'}), "
                f"{describe(ci_probe) if ci_probe else 'no probe'}, suite exit {ci.get('suite_exit')} "
-               f"{ci.get('suite_tail', [])[-1:]}, behaviour exit {ci.get('behaviour_exit')} {ci.get('behaviour_tail', [])[-1:]}")
+               f"{ci.get('suite_tail', [])[-1:]}, behaviour exit {ci.get('behaviour_exit')} "
+               f"{ci.get('behaviour_tail', [])[-1:]}")
     return Finding(met, f"CI from pip install .: {ci_said}; suite passing on upstream here: "
                         f"{', '.join(local) or 'nowhere'} ({'; '.join(describe(e) for e in box['environments'])}); "
                         f"tests changed: {', '.join(changed) or 'none'}")
