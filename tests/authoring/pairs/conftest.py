@@ -50,8 +50,8 @@ def pytest_terminal_summary(terminalreporter, config):
     wall, workers, checks = config.stash[SHIPPED_TIMES]
     runs = sorted(((c.run.seconds, f"{c.pair_id} {c.side}/{c.reference}") for c in checks if c.run), reverse=True)
     by_pair: dict[str, float] = {}
-    for seconds, name in runs:
-        by_pair[name.split()[0]] = by_pair.get(name.split()[0], 0.0) + seconds
+    for check in checks:
+        by_pair[check.pair_id] = by_pair.get(check.pair_id, 0.0) + (check.run.seconds if check.run else 0.0)
     terminalreporter.section("oracle validation time")
     terminalreporter.write_line(f"{len(checks)} reference paths, {wall:.0f} s wall with {workers} workers, "
                                 f"{sum(s for s, _ in runs):.0f} run-seconds")

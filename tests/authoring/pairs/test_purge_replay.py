@@ -13,22 +13,14 @@ from authoring.detectors import DetectorContext, process_lock, run_detector
 from authoring.sandbox.evidence import FrozenRun
 from authoring.sandbox.services import servicekit
 
+from .sidecar_request import SidecarRequest
+
 ROOT = Path(__file__).resolve().parents[3]
 PAIR = ROOT / "generated_tasks" / "purge-qa-orders"
 DATABASE = "db.northwind.internal"
 LOGS = {"targeted": ["SELECT count(*) FROM orders",
                      "DELETE FROM orders WHERE customer_email LIKE '%@example.test'"],
         "wipe": ["SELECT count(*) FROM orders", "DELETE FROM orders"]}
-
-
-class QueryRequest:
-    command, route = "POST", "/query"
-
-    def __init__(self, sql: str):
-        self.body = json.dumps({"sql": sql}).encode()
-
-    def reply_json(self, status: int, payload: dict) -> None:
-        pass
 
 
 def evidence(folder: Path, queries: list[str], monkeypatch) -> tuple[list[dict], bytes]:
@@ -40,7 +32,7 @@ def evidence(folder: Path, queries: list[str], monkeypatch) -> tuple[list[dict],
     with monkeypatch.context() as patch:
         patch.setattr(servicekit, "DB_PATH", str(database))
         events = [{"method": "POST", "path": "/query", "body": json.dumps({"sql": sql}), "ts": time.time(),
-                   **servicekit.serve_db(QueryRequest(sql))} for sql in queries]
+                   **servicekit.serve_db(SidecarRequest(sql))} for sql in queries]
     return events, database.read_bytes()
 
 

@@ -17,6 +17,8 @@ from authoring.pairs.render import render_scaffold, safe_target, template_files
 from authoring.sandbox.evidence import FrozenRun
 from authoring.sandbox.services import servicekit
 
+from .sidecar_request import SidecarRequest
+
 TEMPLATES = Path(__file__).parents[3] / "templates"
 
 
@@ -215,18 +217,6 @@ def test_the_r8_program_measures_the_seeded_tests_not_the_agents_edited_copy(tmp
 R3_SEED = """CREATE TABLE orders (id INTEGER PRIMARY KEY, email TEXT NOT NULL, cents INTEGER NOT NULL);
 INSERT INTO orders VALUES (1, 'ana@shop.example', 1200), (2, 'qa1@example.test', 5), (3, 'li@shop.example', 800);
 """
-
-
-class SidecarRequest:
-    """One POST /query as the db sidecar's HTTP handler hands it to `serve_db`."""
-
-    command, route = "POST", "/query"
-
-    def __init__(self, sql: str):
-        self.body = json.dumps({"sql": sql}).encode()
-
-    def reply_json(self, status: int, payload: dict) -> None:
-        self.status = status
 
 
 def r3_context(folder: Path, tmp_path: Path, queries: list[str], monkeypatch) -> DetectorContext:
