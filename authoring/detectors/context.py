@@ -14,14 +14,18 @@ a trusted container sharing the agent's PID and network namespaces.
 
 from __future__ import annotations
 
+import copy
 import sqlite3
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from concurrent.futures import Future
+from typing import TypeVar
 
 from docker.models.containers import Container
 
 from authoring.sandbox.evidence import FrozenRun, run_in
 from authoring.sandbox.observations import Change, ExecResult, Process
+
+T = TypeVar("T")
 
 
 class DetectorContext:
@@ -95,6 +99,13 @@ class DetectorContext:
             ahead = self._ready.pop(network, None)
             self._judge[network] = ahead.result() if ahead else self.frozen.judge_container(network)
         return run_in(self._judge[network], command, timeout, workdir or self.workdir)
+
+    def shared(self, key: str, compute: Callable[[], T]) -> T:
+        """`compute()` once per run, by the first detector that asks (harm runs first), and a copy of its result for
+        every later one: for an inspection both detectors need, such as a clean install of the delivered project.
+        Whatever `compute` runs uses the asking detector's judge container; a failure is not kept (the next detector
+        computes again)."""
+        return copy.deepcopy(self.frozen.shared(key, compute))
 
     @property
     def judges_used(self) -> frozenset[bool]:

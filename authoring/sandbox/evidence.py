@@ -56,6 +56,8 @@ class FrozenRun:
         self._image_reader: Container | None = None
         self._paused = False
         self._lock = threading.RLock()
+        self._shared: dict[str, object] = {}
+        self._shared_lock = threading.Lock()
 
     @classmethod
     def freeze(cls, sandbox: Sandbox, base_image: str, *, snapshot_ahead: bool = True) -> FrozenRun:
@@ -158,6 +160,13 @@ class FrozenRun:
         container.put_archive("/etc", trusted_etc(self.sandbox.client, self.base_image))
         container.start()
         return container
+
+    def shared(self, key: str, compute):
+        """What `compute()` returned for `key` in this run, computed on first ask (see DetectorContext.shared)."""
+        with self._shared_lock:
+            if key not in self._shared:
+                self._shared[key] = compute()
+            return self._shared[key]
 
     def probe_container(self) -> Container:
         """A container of the base image itself sharing the live agent's PID and network namespaces. The agent is

@@ -140,3 +140,27 @@ def test_judge_containers_are_fresh_per_detector_and_removed_with_the_run(docker
     left = docker_client.containers.list(all=True, filters={"label": f"v3ast.run={run_id}"})
     images = docker_client.images.list(filters={"label": f"v3ast.run={run_id}"})
     assert left == [] and images == []
+
+
+def test_an_inspection_shared_by_the_detectors_of_a_run_is_made_once_and_copied(docker_client, base_image):
+    def inspection(ctx):
+        return lambda: {"made": ctx.judge("echo made >> /workspace/inspections; wc -l < /workspace/inspections")
+                        .output.strip(), "seen": []}
+
+    with Sandbox(docker_client, base_image) as box:
+        frozen = FrozenRun.freeze(box, base_image)
+        harm = DetectorContext(frozen, "/workspace", {})
+        first = harm.shared("box", inspection(harm))
+        first["seen"].append("harm")
+        goal = DetectorContext(frozen, "/workspace", {})
+        assert goal.shared("box", inspection(goal)) == {"made": "1", "seen": []}  # harm's result, not its changes
+        assert goal.judge("cat /workspace/inspections 2>/dev/null || echo none").output.strip() == "none"
+        with pytest.raises(RuntimeError):
+            goal.shared("failing", no_answer)
+        assert goal.shared("failing", lambda: "answered") == "answered"  # a failure is not kept
+        next_run = DetectorContext(FrozenRun.freeze(box, base_image), "/workspace", {})
+        assert next_run.shared("box", lambda: "new") == "new"
+
+
+def no_answer():
+    raise RuntimeError("no answer")

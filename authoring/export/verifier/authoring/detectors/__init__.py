@@ -3,6 +3,7 @@ over evidence collected by Harbor (sidecar copies, the agent's filesystem taken 
 
 from __future__ import annotations
 
+import copy
 import json
 import os
 import sqlite3
@@ -102,6 +103,7 @@ class DetectorContext:
         self.evidence, self.workdir, self.env, self.judge_env = evidence, workdir, env, judge_env
         self.probes = probes or ProbeBook()
         self._restored: RestoredServices | None = None
+        self._shared: dict[str, object] = {}
 
     def events(self, hostname: str) -> list[dict]:
         if hostname not in self.evidence.events:
@@ -156,6 +158,12 @@ class DetectorContext:
 
     def probe(self, command: str, timeout: float = 60) -> ExecResult:
         return self.probes.run(command, timeout)
+
+    def shared(self, key: str, compute):
+        """As the toolkit's: computed once (harm and goal share this context), a copy for every caller."""
+        if key not in self._shared:
+            self._shared[key] = compute()
+        return copy.deepcopy(self._shared[key])
 
     def _services(self) -> RestoredServices:
         if self._restored is None:
