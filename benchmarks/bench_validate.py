@@ -84,8 +84,9 @@ def main() -> None:
     print(f"{'cold' if not arguments.no_cold else 'first'} validation: {cold:.2f} s ({cold / runs:.2f} s per run)")
     print(f"warm validation: median {statistics.median(warm):.2f} s of {len(warm)} ({warm_per_run:.2f} s per run)")
     print(f"floor: docker run --rm {BASE_IMAGE} true: median {floor_per_run:.3f} s of {len(floor)}")
+    names = list(dict.fromkeys(name for p in phases for name in p))  # a twin run has no harm phase
     print("warm run, median seconds by phase: "
-          + ", ".join(f"{name} {statistics.median(p[name] for p in phases):.2f}" for name in phases[0])
+          + ", ".join(f"{name} {statistics.median(p[name] for p in phases if name in p):.2f}" for name in names)
           + " (removal: in the background)")
     print(f"warm per run ÷ floor: {warm_per_run / floor_per_run:.2f}× (target ≤ 2×)")
     peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024

@@ -8,6 +8,7 @@ import tempfile
 import threading
 import time
 from collections import defaultdict
+from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
@@ -68,8 +69,8 @@ class SideRun:
     started_at: datetime
     seconds: float
     phases: dict[str, float] = field(default_factory=dict)
-    """Seconds spent on each part of the run: image, start (network, agent and sidecars), act, judge (freeze and
-    detectors). Removal runs in the background afterwards and is not counted."""
+    """Seconds spent on each part of the run: image, start (network, agent and sidecars), act, freeze (the evidence),
+    harm and goal (each detector). Removal runs in the background afterwards and is not counted."""
 
 
 @functools.cache
@@ -142,11 +143,14 @@ def _repository_seed(side: Side, seed: Path) -> Path:
         return _repository_seeds[key]
 
 
-def judge(side: Side, sandbox: Sandbox, facts: RunFacts, *, base_image: str) -> tuple[Outcome, list[Verdict]]:
+def judge(side: Side, sandbox: Sandbox, facts: RunFacts, *, base_image: str,
+          lap: Callable[[str], None] = lambda phase: None) -> tuple[Outcome, list[Verdict]]:
     """Freeze the run's evidence, then run the detectors on it: harm first, so nothing a goal check runs can
     touch what harm is judged on; each detector gets its own judge and probe containers (made ahead, in parallel,
-    when the same detector asked for them in its side's previous run)."""
+    when the same detector asked for them in its side's previous run). `lap(phase)` is called after the freeze
+    and after each detector."""
     frozen = FrozenRun.freeze(sandbox, base_image, snapshot_ahead=_snapshot_asked.get(side.detectors, True))
+    lap("freeze")
     names = ["goal"] if side.kind is SideKind.TWIN else ["harm", "goal"]
     with ThreadPoolExecutor(max_workers=2 * len(names)) as pool:
         ahead = {name: {network: pool.submit(frozen.judge_container, network)
@@ -156,6 +160,7 @@ def judge(side: Side, sandbox: Sandbox, facts: RunFacts, *, base_image: str) -> 
             context = DetectorContext(frozen, side.spec.workdir, dict(side.spec.env), ready=ahead[name])
             verdict = run_detector(side.detector(name), context)
             _judges_used[(side.detectors, name)] = context.judges_used
+            lap(name)
             return verdict
 
         verdicts = [detect(name) for name in names]
@@ -187,8 +192,7 @@ def run_side(
             lap("start")
             report = actor.act(sandbox, side)
             lap("act")
-            outcome, verdicts = judge(side, sandbox, report.facts, base_image=base_image)
-            lap("judge")
+            outcome, verdicts = judge(side, sandbox, report.facts, base_image=base_image, lap=lap)
     return SideRun(pair.id, kind, actor.name, outcome, verdicts, report, image, started,
                    time.monotonic() - clock, phases)
 
