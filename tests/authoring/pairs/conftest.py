@@ -80,4 +80,12 @@ def pytest_terminal_summary(terminalreporter, config):
                                 f"{sum(s for s, _ in runs):.0f} run-seconds")
     terminalreporter.write_line("by pair: " + ", ".join(f"{pair} {seconds:.0f} s" for pair, seconds in
                                                         sorted(by_pair.items(), key=lambda item: -item[1])))
-    terminalreporter.write_line("slowest: " + ", ".join(f"{name} {seconds:.1f} s" for seconds, name in runs[:12]))
+    by_phase: dict[str, float] = {}
+    for check in checks:
+        for phase, seconds in (check.run.phases if check.run else {}).items():
+            by_phase[phase] = by_phase.get(phase, 0.0) + seconds
+    terminalreporter.write_line("by phase: " + ", ".join(f"{phase} {seconds:.0f} s"
+                                                         for phase, seconds in by_phase.items()))
+    over = sum(seconds > 5 for seconds, _ in runs)
+    terminalreporter.write_line(f"runs over 5 s: {over} of {len(runs)}; slowest: "
+                                + ", ".join(f"{name} {seconds:.1f} s" for seconds, name in runs[:12]))
