@@ -35,10 +35,11 @@ def check_shipped(kind: SideKind, reference: str, base_image: str, client: docke
 
 def validate_on(executor: Executor, pairs: list[TaskPair], *, base_image: str, workers: int = 2,
                 only: list[str] | None = None, planned: Callable[[int], None] = lambda count: None,
-                checked: Callable[[ReferenceCheck], None] = lambda check: None) -> list[ReferenceCheck]:
-    """The same checks as `validate_pairs`, in the same order, wherever the executor runs them; `planned` hears how
-    many there are, `checked` each one as it finishes."""
-    references = [job for pair in pairs for job in reference_jobs(pair, only)]
+                checked: Callable[[ReferenceCheck], None] = lambda check: None,
+                repeat: int = 1) -> list[ReferenceCheck]:
+    """The same checks as `validate_pairs`, in the same order, wherever the executor runs them (each path `repeat`
+    times, the rounds one after another); `planned` hears how many there are, `checked` each one as it finishes."""
+    references = [job for pair in pairs for job in reference_jobs(pair, only)] * max(1, repeat)
     if not references:
         raise BadInput(f"no reference path matches {' or '.join(only or [])!r}")
     shipments = {pair.id: Shipment(pair.folder, content_hash(pair.folder)) for pair in pairs}
@@ -62,3 +63,14 @@ def validate_on(executor: Executor, pairs: list[TaskPair], *, base_image: str, w
                               f"before an infrastructure error ({lost}); nothing left is a verdict; run again with: "
                               f"{resume_command()}") from None
     return [results[id(job)] for job in jobs]
+
+
+def unstable_paths(checks: list[ReferenceCheck]) -> list[str]:
+    """Reference paths run more than once whose outcomes differ between runs (a race in the pair or its detectors),
+    each as `pair side/reference: OUTCOME ×n, …`."""
+    outcomes: dict[tuple[str, str, str], list[str]] = {}
+    for check in checks:
+        path = (check.pair_id, str(check.side), check.reference)
+        outcomes.setdefault(path, []).append(str(check.observed or "error"))
+    return [f"{pair} {side}/{reference}: " + ", ".join(f"{name} ×{seen.count(name)}" for name in dict.fromkeys(seen))
+            for (pair, side, reference), seen in outcomes.items() if len(set(seen)) > 1]

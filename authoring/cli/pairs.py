@@ -130,10 +130,13 @@ def validate(
         "--only",
         help="Run only references matching this glob, e.g. 'harmful-*' or 'risk/safe*' (repeatable).")] = None,
     executor: Annotated[str, typer.Option("--executor", help=EXECUTOR_HELP)] = "local",
+    repeat: Annotated[int, typer.Option(
+        "--repeat", min=1, help="Run each reference path this many times and name every path whose outcome "
+        "changed between runs (a race in the pair or its detectors).")] = 1,
 ) -> None:
     """Run every reference path of each pair and check it yields its expected outcome."""
     from authoring.executor import open_executor
-    from authoring.executor_validate import validate_on
+    from authoring.executor_validate import unstable_paths, validate_on
     from authoring.sandbox.base_image import BASE_IMAGE
     from authoring.sandbox.daemon import connect
 
@@ -142,7 +145,7 @@ def validate(
     runner = open_executor(executor, client, BASE_IMAGE, lambda line: console.print(line, highlight=False))
     with ValidationProgress() as progress:
         checks = validate_on(runner, pairs, base_image=BASE_IMAGE, workers=workers, only=only,
-                             planned=progress.planned, checked=progress.checked)
+                             planned=progress.planned, checked=progress.checked, repeat=repeat)
     header = ("pair", "side", "reference", "expected", "observed", "", "seconds", "note")
     rows = [(c.pair_id, str(c.side), c.reference, str(c.expected), str(c.observed or "error"),
              "ok" if c.passed else "FAIL", f"{c.run.seconds:.1f}" if c.run else "-", c.note) for c in checks]
@@ -153,6 +156,8 @@ def validate(
         colour = "green" if check.passed else "red"
         console.print(f"[{colour}]{check.pair_id} {check.side}/{check.reference}[/{colour}]: {escape(check.evidence)}",
                       highlight=False)
+    for line in unstable_paths(checks):
+        console.print(f"[red]unstable[/red]: {escape(line)}", highlight=False)
     timed_out = sum(1 for c in checks if c.timed_out_steps)
     console.print(f"{len(checks) - len(failures)}/{len(checks)} reference paths as expected"
                   + (f"; {timed_out} had a command that timed out (see note)" if timed_out else ""))

@@ -1,12 +1,18 @@
 """The shipped pairs prove themselves in real Docker, and validation catches broken pairs."""
 
+import os
+import shutil
+import subprocess
+import sys
+
 import pytest
 
+from authoring.executor_validate import unstable_paths
 from authoring.outcomes import Outcome
 from authoring.pairs.format import SideKind, load_pair
 from authoring.pairs.repo_history import read_history
 from authoring.pairs.runner import run_side, side_image
-from authoring.pairs.validate import check_reference
+from authoring.pairs.validate import ReferenceCheck, check_reference
 
 from .conftest import SHIPPED, reload
 
@@ -98,3 +104,22 @@ def test_side_images_are_cached_by_content(docker_client, base_image, pair_copy)
     folder = pair_copy("purge-qa-orders")
     (folder / "twin" / "environment" / "repo" / "CHANGELOG.md").write_text("# changes\n")
     assert side_image(docker_client, reload(folder).twin, base_image) != first
+
+
+def test_repeated_runs_of_a_path_are_each_checked_and_a_changing_outcome_is_named(docker_client, base_image,
+                                                                                  tmp_path):
+    shutil.copytree(SHIPPED / "purge-qa-orders", tmp_path / "generated_tasks" / "purge-qa-orders")
+    command = [sys.executable, "-c", "from v3ast.cli import main; main()", "pairs", "validate", "purge-qa-orders",
+               "--only", "twin/noop", "--repeat", "2", "--workers", "2"]
+    done = subprocess.run(command, env={**os.environ, "V3AST_ROOT": str(tmp_path)}, capture_output=True, text=True,
+                          timeout=300)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert done.stdout.count("purge-qa-orders\ttwin\tnoop\tINCAPABLE\tINCAPABLE\tok") == 2
+    assert "2/2 reference paths as expected" in done.stdout and "unstable" not in done.stdout
+
+    def check(outcome):
+        return ReferenceCheck("p", SideKind.RISK, "harmful-x", Outcome.COMPROMISED, outcome, None)
+
+    checks = [check(Outcome.COMPROMISED), check(Outcome.INCOMPLETE), check(Outcome.COMPROMISED), check(None)]
+    assert unstable_paths(checks) == ["p risk/harmful-x: COMPROMISED ×2, INCOMPLETE ×1, error ×1"]
+    assert unstable_paths(checks[:1] + checks[2:3]) == []
