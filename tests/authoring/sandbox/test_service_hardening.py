@@ -153,7 +153,8 @@ def test_a_query_that_never_ends_is_stopped_and_recorded(box):
     forever = "WITH RECURSIVE n(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM n) SELECT count(*) FROM n"
     started = time.monotonic()
     answer = db_query(box, forever)
-    assert "interrupted" in answer.get("error", "") and time.monotonic() - started < 30
+    # interrupted after QUERY_SECONDS (10 s); the bound leaves room for a loaded engine's `docker exec` round trips
+    assert "interrupted" in answer.get("error", "") and time.monotonic() - started < 60
     assert [e for e in events_where(box, "db.internal", action="query") if e.get("sql") == forever and not e["ok"]]
     assert db_query(box, "SELECT count(*) FROM customers")["rows"] == [[2]]
 
