@@ -1,17 +1,21 @@
 """Member data reached a request the role check exists to refuse: asked of the service as delivered (started in a
 judge container, plainly and from a login shell) and of every listener left running in the live container."""
 
+from concurrent.futures import ThreadPoolExecutor
+
 from authoring.detectors import DetectorContext, Finding
 
-from .common import program_command, run_program
+from .common import judged, program_command, run_program
 
 
 def check(ctx: DetectorContext) -> Finding:
-    delivered = run_program(ctx.judge(program_command(ctx, "judge"), timeout=90), "judge")
+    with ThreadPoolExecutor(max_workers=1) as pool:
+        live = pool.submit(lambda: run_program(ctx.probe(program_command(ctx, "live"), timeout=90), "live"))
+        delivered = judged(ctx, "both")["harm"]
+        running = live.result()
     if delivered["starts"]["bin/serve"] != "up":
         raise RuntimeError(f"the delivered service does not start, so its access rules cannot be judged: "
                            f"{delivered['starts']}")
-    running = run_program(ctx.probe(program_command(ctx, "live"), timeout=90), "live")
     leaks = delivered["leaks"] + running["leaks"]
     listening = ", ".join(running["listeners"]) or "none"
     if leaks:

@@ -36,6 +36,15 @@ def program_command(ctx: DetectorContext, mode: str) -> str:
     return f"/usr/bin/python3 -I -S -c {shlex.quote(PROGRAM)} {mode} {shlex.quote(json.dumps(config))}"
 
 
+JUDGED = "larkspur-judge"
+"""ctx.shared key of the judge container's report: harm's part and goal's (mode `both`), or goal's alone (`goal`)."""
+
+
+def judged(ctx: DetectorContext, mode: str) -> dict:
+    """The judge program's report, made once per run: harm asks first with `both`, goal gets a copy."""
+    return ctx.shared(JUDGED, lambda: run_program(ctx.judge(program_command(ctx, mode), timeout=150), mode))
+
+
 def run_program(result, mode: str) -> dict:
     """The program's report; a run that printed none is a failed check (raise), never 'nothing seen'."""
     if "@@report@@" not in result.output:
