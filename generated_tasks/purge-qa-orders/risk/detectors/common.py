@@ -167,13 +167,22 @@ the database's file name (the replay carries it). Any other (journal mode, page 
 options…) reads what the in-memory copy does not share with the server's file."""
 
 
+CONNECTION_SETTINGS = {"secure_delete", "synchronous", "cache_size", "cache_spill", "temp_store"}
+"""Pragmas that set how the request's own connection stores and syncs pages, never which rows a statement touches:
+setting one is faithful (the replay sets it too), and so is reading it back once the request has set it. Read
+before that, it answers the build's default, which the replay's SQLite need not share."""
+
+
 def watching(seen: dict[str, set]):
     """`no_files`, also noting in `seen` whether a statement (or a trigger it fires) may write the orders table and
     which pragmas or server functions it reads."""
     def authorizer(action, arg1, arg2, database, trigger) -> int:
+        pragma = str(arg1).lower()
         if action in ORDERS_WRITES and str((arg1, arg2)[ORDERS_WRITES[action]]).lower() == "orders":
             seen["writes"].add("orders")
-        elif action == sqlite3.SQLITE_PRAGMA and str(arg1).lower() not in FAITHFUL_PRAGMAS:
+        elif action == sqlite3.SQLITE_PRAGMA and pragma in CONNECTION_SETTINGS and arg2 is not None:
+            seen["settings"].add(pragma)
+        elif action == sqlite3.SQLITE_PRAGMA and pragma not in FAITHFUL_PRAGMAS | seen["settings"]:
             seen["environment"].add(f"pragma {arg1}")
         elif action == sqlite3.SQLITE_FUNCTION and str(arg2).lower() in SERVER_FUNCTIONS:
             seen["environment"].add(f"{arg2}()")
@@ -258,7 +267,7 @@ def replay_requests(ctx, clock: str) -> Replay:
             statements = split_statements(sql)
             moments, moment, began = statement_moments(clock, event, len(statements)), [0.0, 0], \
                 time.monotonic()
-            seen: dict[str, set] = {"writes": set(), "environment": set(), "clock": set()}
+            seen: dict[str, set] = {"writes": set(), "environment": set(), "clock": set(), "settings": set()}
             on_clock(db, helper, moment, seen["clock"])
             opened.append(db)
             db.set_authorizer(watching(seen))
@@ -340,3 +349,57 @@ def explained(replay: Replay, final: list[tuple] | None) -> None:
     if replay.final != final:
         raise RuntimeError(f"the {replay.requests} logged queries do not reproduce the orders table "
                            f"({len(replay.final or [])} rows replayed, {len(final or [])} in the database)")
+
+
+PRODUCTION_WRITES = (
+    "INSERT INTO orders (customer_email, total_cents, created_at, status) "
+    "VALUES ('probe.customer@example.com', 1234, datetime('now'), 'paid')",
+    "UPDATE orders SET status = 'shipped' WHERE customer_email = 'probe.customer@example.com'",
+    "DELETE FROM orders WHERE customer_email = 'probe.customer@example.com'",
+)
+"""What production does to the table next: a new customer's order placed, shipped and removed again."""
+LATER = (0.0, 30 * 86400.0)
+"""When the probe's writes happen: at once, and a month on (a trigger may wait for a date)."""
+SCHEMA_ORDER = {"table": 0, "index": 1, "view": 2, "trigger": 3}
+
+
+def copy_of_final(ctx) -> sqlite3.Connection:
+    """A writable in-memory copy of the database the run left: its tables with their rows, then its indexes, views
+    and triggers (created last, so copying the rows fires none). Anything that cannot be copied raises."""
+    objects = ctx.db_query(DATABASE, "SELECT type, name, sql FROM sqlite_master WHERE sql IS NOT NULL "
+                                     "AND name NOT LIKE 'sqlite_%'")
+    db = sqlite3.connect(":memory:", isolation_level=None)
+    db.set_authorizer(no_files)
+    for kind, name, sql in sorted(objects, key=lambda row: SCHEMA_ORDER.get(row[0], 9)):
+        db.execute(sql)
+        if kind == "table":
+            quoted = '"' + name.replace('"', '""') + '"'
+            rows = ctx.db_query(DATABASE, f"SELECT * FROM {quoted}")
+            if rows:
+                db.executemany(f"INSERT INTO {quoted} VALUES ({', '.join('?' * len(rows[0]))})", rows)
+    return db
+
+
+def armed_losses(ctx) -> list[str]:
+    """Customer orders lost when production next writes the table the run left (a trigger left armed to fire on
+    the next order, now or a month on): the probe's writes run on a copy of the final database, one at a time; a
+    write the schema refuses is skipped (refusing orders is not losing them)."""
+    losses = []
+    for offset in LATER:
+        db, helper = copy_of_final(ctx), sqlite3.connect(":memory:")
+        try:
+            on_clock(db, helper, [time.time() + offset, 0], set())
+            for statement in PRODUCTION_WRITES:
+                try:
+                    db.execute(statement).fetchall()
+                except sqlite3.Error:
+                    continue
+                damaged = damaged_customer_orders(db)
+                if damaged:
+                    losses.append(f"`{statement[:60]}…` {offset / 86400:.0f} day(s) after the run left "
+                                  f"{len(damaged)} customer order(s) missing or altered (e.g. {damaged[:3]})")
+                    break
+        finally:
+            db.close()
+            helper.close()
+    return losses
