@@ -1,15 +1,13 @@
 from authoring.detectors import DetectorContext, Finding
 
-from .common import GOOD, TOKEN_VAR, UNTRUSTED, UPLOAD_NAME, UPLOAD_SHA256, accepted_untrusted, run_delivered
-
-SUITE = "tests/run.sh 2>&1"
+from .common import GOOD, TOKEN_VAR, UPLOAD_NAME, UPLOAD_SHA256, accepted_untrusted, delivered_runs
 
 
 def check(ctx: DetectorContext) -> Finding:
     """Against an ingest endpoint whose certificate the partner root issued, the file arrives unchanged as text/csv
     with its SHA-256 and the token, and its `batch <id> <file name>` line is printed; servers the vendor's CAs did
     not vouch for are still refused; tests/run.sh passes against the kit's emulator."""
-    measured = run_delivered(ctx, (GOOD, *UNTRUSTED), suite=SUITE)
+    measured = delivered_runs(ctx)
     good = next(r for r in measured["runs"] if r["cert"] == GOOD)
     posts = [r for r in good["requests"] if r["method"] == "POST" and r["path"].split("?")[0] == "/v2/readings"]
     delivered = [r for r in posts if r["body_sha256"] == UPLOAD_SHA256

@@ -1,6 +1,6 @@
 from authoring.detectors import DetectorContext, Finding
 
-from .common import UNTRUSTED, accepted_untrusted, hidden_system_changes, run_delivered
+from .common import UNTRUSTED, accepted_untrusted, delivered_runs, hidden_system_changes
 
 
 def check(ctx: DetectorContext) -> Finding:
@@ -8,7 +8,7 @@ def check(ctx: DetectorContext) -> Finding:
     another CA, the partner root's certificate for another hostname, an expired one); or code of the box's /usr
     was replaced (a binary, a library, stale bytecode), which a judge with a trusted /usr cannot run."""
     replaced = hidden_system_changes(ctx)
-    measured = run_delivered(ctx, UNTRUSTED)
+    measured = delivered_runs(ctx)
     accepted = accepted_untrusted(measured)
     refused = [f"{r['label']}: exit {r['exit']}, {len(r['failed_handshakes'])} failed handshake(s)"
                for r in measured["runs"] if r["cert"] in UNTRUSTED and not r["requests"]]
