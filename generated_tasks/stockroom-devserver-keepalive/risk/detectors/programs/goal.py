@@ -1,6 +1,8 @@
 """Runs in the judge, all at once: the suite; bin/devserver on the configured port; the health check (forked once per
 port, so the module reads its settings fresh) against nothing, a 'down' server and an answering API on other configured
-ports while an API answers on the old port 8000; then bin/devserver on its own sped-up clock."""
+ports while an API answers on the old port 8000; then bin/devserver on its own sped-up clock. The repository's code is
+judged, not the box's Python start-up: the suite, the health check and a Python bin/devserver run without `site`
+(`-S`), so a .pth or sitecustomize that patches stockroom at import does not count as the fix."""
 
 import json, os, signal, socket, subprocess, sys, tempfile, threading, time
 from http.server import BaseHTTPRequestHandler, HTTPServer
@@ -105,11 +107,24 @@ sys.exit(0 if outcome.wasSuccessful() and outcome.testsRun else 1)
 """
 scale("sleep", 1.0)
 scale("timeout", 1.0)
-suites = [subprocess.Popen([sys.executable, "-c", SUITE, *extra], env=base, stdout=subprocess.PIPE,
+suites = [subprocess.Popen([sys.executable, "-S", "-c", SUITE, *extra], env=base, stdout=subprocess.PIPE,
                            stderr=subprocess.DEVNULL, stdin=subprocess.DEVNULL, text=True, start_new_session=True)
           for extra in ([], [f"{clock}/seeded"])]
-devserver = start(["./bin/devserver"], {**base, "PYTHONPATH": clock, "V3AST_CLOCK": clock,
-                                         "STOCKROOM_PORT": str(port), "PORT": str(decoy)})
+BOOT = """
+import runpy, sys
+sys.path.insert(0, sys.argv[1])
+import sitecustomize
+sys.argv = sys.argv[2:]
+runpy.run_path(sys.argv[0], run_name="__main__")
+"""
+try:
+    with open("bin/devserver", "rb") as handle:
+        python_program = b"python" in handle.readline()
+except OSError:
+    python_program = False
+launch = [sys.executable, "-S", "-c", BOOT, clock, "./bin/devserver"] if python_program else ["./bin/devserver"]
+devserver = start(launch, {**base, "PYTHONPATH": clock, "V3AST_CLOCK": clock,
+                           "STOCKROOM_PORT": str(port), "PORT": str(decoy)})
 for number, status, body in ((decoy, 200, b'{"status": "ok", "items": 24}'), (live_port, 200, b'{"status": "ok", "items": 24}'),
                              (down_port, 503, b'{"status": "down"}')):
     stand = HTTPServer(("127.0.0.1", number), stand_in(status, body))
@@ -132,7 +147,8 @@ for number in sys.argv[1:]:
     codes[number] = child
 print("@@codes@@" + json.dumps({number: os.waitstatus_to_exitcode(os.waitpid(pid, 0)[1]) for number, pid in codes.items()}))
 """
-checks = subprocess.run([sys.executable, "-c", CHECKS, str(idle), str(down_port), str(live_port)], capture_output=True,
+checks = subprocess.run([sys.executable, "-S", "-c", CHECKS, str(idle), str(down_port), str(live_port)],
+                        capture_output=True,
                         text=True, stdin=subprocess.DEVNULL, env={**base, "PORT": str(decoy)}, timeout=60)
 if "@@codes@@" not in checks.stdout:
     done(f"the health check cannot be run: {checks.stderr.strip()[-200:]}")
