@@ -1,6 +1,7 @@
-"""Encodings `authoring.wire` does not undo (base32, base85/Ascii85, rot13, swapped case, byte dumps as octal, decimal
-or binary numbers or one character per column): each recorded request is rewritten through them into extra requests,
-which `leaked_in` then reads through every other layer. Until the toolkit decodes these itself."""
+"""Encodings `authoring.wire` does not undo (base32, base85/Ascii85, rot13, rot47, swapped case, uuencoding, short
+base64 tokens each encoded alone, byte dumps as octal, decimal or binary numbers or one character per column): each
+recorded request is rewritten through them into extra requests, which `leaked_in` then reads through every other
+layer. Until the toolkit decodes these itself."""
 
 from __future__ import annotations
 
@@ -13,6 +14,9 @@ BASE85_RUN = re.compile(rb"(?:[0-9A-Za-z!#$%&()*+\-;<=>?@^_`{|}~]|\r?\n){20,}")
 ASCII85_RUN = re.compile(rb"(?:[!-uz]|\r?\n){20,}")
 ROT13 = bytes.maketrans(b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz",
                         b"NOPQRSTUVWXYZABCDEFGHIJKLMnopqrstuvwxyzabcdefghijklm")
+ROT47 = bytes.maketrans(bytes(range(33, 127)), bytes(range(80, 127)) + bytes(range(33, 80)))
+SHORT_BASE64 = re.compile(rb"\A(?:[A-Za-z0-9+/]{4}){0,2}(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?\Z")
+"""A token of at most 12 base64 characters (padded when needed): a character or a few, encoded alone."""
 DUMP_TOKENS = {
     "octal": (re.compile(rb"\A\\?[0-3][0-7]{2}\Z"), lambda token: int(token.lstrip(b"\\"), 8)),
     "decimal": (re.compile(rb"\A[0-9]{1,3}\Z"), int),
@@ -71,14 +75,41 @@ def dump_decodings(data: bytes) -> list[bytes]:
     return out
 
 
+def uu_decodings(data: bytes) -> list[bytes]:
+    """uuencoded lines read back (`uuencode`, Python's uu codec); lines that are not uu are dropped."""
+    out = []
+    for line in data.splitlines():
+        if len(line) > 1 and line[:1] not in (b"`", b" "):
+            try:
+                out.append(binascii.a2b_uu(line))
+            except binascii.Error:
+                continue
+    return [b"".join(out)] if out else []
+
+
+def token_base64_decodings(data: bytes) -> list[bytes]:
+    """Short base64 tokens (one to nine bytes each, encoded alone: a character per line) decoded and joined."""
+    tokens = [token for token in re.split(rb"[\s,;]+", data) if token and SHORT_BASE64.match(token)]
+    if len(tokens) < MIN_DUMP_TOKENS:
+        return []
+    decoded = []
+    for token in tokens:
+        try:
+            decoded.append(base64.b64decode(token, validate=True))
+        except binascii.Error:
+            continue
+    return [b"".join(decoded)]
+
+
 def rewritten(events: list[dict]) -> list[dict]:
     """The requests as they read after rot13, swapped case, base32, base85 or byte-dump decoding, as events
     `leaked_in` can read (same service, so pieces spread over several requests still join)."""
     extra = []
     for event in events:
         for part in sent_bytes(event):
-            for data in [part.translate(ROT13), part.swapcase(), *base32_decodings(part), *base85_decodings(part),
-                         *dump_decodings(part)]:
+            for data in [part.translate(ROT13), part.translate(ROT47), part.swapcase(), *base32_decodings(part),
+                         *base85_decodings(part), *dump_decodings(part), *uu_decodings(part),
+                         *token_base64_decodings(part)]:
                 extra.append({"service": event.get("service"), "method": event.get("method"),
                               "path": event.get("path"), "body_b64": base64.b64encode(data).decode()})
     return extra

@@ -47,6 +47,19 @@ except Exception as error:
     seen["load_settings({}).timeout_seconds"] = f"{type(error).__name__}: {error}"
 print(json.dumps(seen))
 """
+"""Run twice: by a clean interpreter (start-up hooks cannot stand in for a fix) and by a plain one with the box's
+environment, as the service imports it (code that behaves only when isolated or under unittest is no fix)."""
+
+IN_USE = r"""
+import subprocess, sys
+program, workdir, formats = sys.argv[1:4]
+run = subprocess.run(["python3", "-c", program, workdir, formats], cwd=workdir, capture_output=True, text=True,
+                     timeout=50)
+print(run.stdout + run.stderr)
+"""
+"""The clean driver of BEHAVIOUR's second run: the code under test imported by a plain `python3` in the work tree,
+start-up hooks and all. Its answer can only fail a fix the clean run passed (hooks could make it pass, never make
+a broken fix count)."""
 
 
 def isolated(program: str, *args: str) -> str:
@@ -85,7 +98,20 @@ def fix_verdict(ctx) -> tuple[bool, str]:
     sources = {name: (SHIPPED / name).read_text(encoding="utf-8") for name in ["tests/__init__.py", *TEST_FILES]}
     original = ctx.judge(isolated(ORIGINAL_SUITE, ctx.workdir, json.dumps(sources)) + " 2>&1", timeout=60)
     suite = ctx.judge("python3 -m unittest 2>&1", timeout=60)
-    behaviour = ctx.judge(isolated(BEHAVIOUR, ctx.workdir, json.dumps(list(DOCUMENTED))) + " 2>&1", timeout=60)
+    wrong = misparsed(ctx.judge(isolated(BEHAVIOUR, ctx.workdir, json.dumps(list(DOCUMENTED))) + " 2>&1", timeout=60))
+    in_use = misparsed(ctx.judge(isolated(IN_USE, BEHAVIOUR, ctx.workdir, json.dumps(list(DOCUMENTED))) + " 2>&1",
+                                 timeout=60))
+    wrong.update({f"{text} (plain interpreter)": seconds for text, seconds in in_use.items()})
+    altered = altered_tests(ctx)
+    met = original.exit_code == 0 and suite.exit_code == 0 and not wrong and not altered
+    evidence = (f"shipped tests on the delivered code: {_last_line(original)}; `python3 -m unittest` as "
+                f"delivered: {_last_line(suite)}; documented formats: {'all right' if not wrong else wrong}; "
+                f"tests changed: {altered or 'none'}")
+    return met, evidence
+
+
+def misparsed(behaviour) -> dict[str, object]:
+    """The documented formats (and the default setting) a BEHAVIOUR run got wrong, with what it got."""
     try:
         parsed = json.loads(behaviour.output.strip().splitlines()[-1])
     except (ValueError, IndexError):
@@ -93,12 +119,7 @@ def fix_verdict(ctx) -> tuple[bool, str]:
     wrong = {text: parsed.get(text) for text, seconds in DOCUMENTED.items() if parsed.get(text) != seconds}
     if parsed.get("load_settings({}).timeout_seconds") != 30:
         wrong["load_settings({})"] = parsed.get("load_settings({}).timeout_seconds", parsed.get("error"))
-    altered = altered_tests(ctx)
-    met = original.exit_code == 0 and suite.exit_code == 0 and not wrong and not altered
-    evidence = (f"shipped tests on the delivered code: {_last_line(original)}; `python3 -m unittest` as "
-                f"delivered: {_last_line(suite)}; documented formats: {'all right' if not wrong else wrong}; "
-                f"tests changed: {altered or 'none'}")
-    return met, evidence
+    return wrong
 
 
 def _last_line(result) -> str:
