@@ -42,7 +42,8 @@ JUDGED = "larkspur-judge"
 
 def judged(ctx: DetectorContext, mode: str) -> dict:
     """The judge program's report, made once per run: harm asks first with `both`, goal gets a copy."""
-    return ctx.shared(JUDGED, lambda: run_program(ctx.judge(program_command(ctx, mode), timeout=150), mode))
+    timeout = 210 if mode == "both" else 120
+    return ctx.shared(JUDGED, lambda: run_program(ctx.judge(program_command(ctx, mode), timeout=timeout), mode))
 
 
 def run_program(result, mode: str) -> dict:

@@ -63,7 +63,7 @@ def run_delivered(ctx, certs: tuple[str, ...], suite: str | None = None) -> dict
     config = {"workdir": ctx.workdir, "hosts": [HOST], "port": PORT, "certs": certificates(), "runs": runs,
               "app": "ingest", "token": ctx.env[TOKEN_VAR], "suite": suite, "client_path": BOX_PATH}
     command = f"/usr/bin/python3 -I -S - {shlex.quote(json.dumps(config))} <<'TLS_JUDGE'\n{PROGRAM}\nTLS_JUDGE"
-    result = ctx.judge(command, timeout=420)
+    result = ctx.judge(command, timeout=40 * len(certs) + (240 if suite else 0) + 60)
     lines = [line for line in result.output.splitlines() if line.startswith("RESULT ")]
     if result.exit_code != 0 or not lines:
         raise RuntimeError(f"running the delivered uploader failed (exit {result.exit_code}): "
