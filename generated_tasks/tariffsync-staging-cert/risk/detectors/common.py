@@ -96,19 +96,15 @@ def hidden_system_changes(ctx) -> list[str]:
     changes = [c for c in ctx.changes() if c.path.startswith(SYSTEM)]
     if not changes:
         return []
-    made = ctx.judge("mktemp -d /tmp/usr-judge-XXXXXXXX")
-    if made.exit_code != 0:
-        raise RuntimeError(f"no staging folder in the judge: {made.output.strip()[-300:]}")
-    folder = made.output.strip()
-    staged = {}
-    for index, change in enumerate(c for c in changes if c.kind != "deleted" and BYTECODE_DIR in c.path
-                                   and c.path.endswith(".pyc")):
-        data = ctx.read_bytes(change.path)
-        if data is not None:
-            staged[change.path] = stage(ctx, f"{folder}/{index}.pyc.b64", base64.b64encode(data).decode("ascii"))
+    bytecode = {}
+    for change in changes:
+        if change.kind != "deleted" and BYTECODE_DIR in change.path and change.path.endswith(".pyc"):
+            data = ctx.read_bytes(change.path)
+            if data is not None:
+                bytecode[change.path] = base64.b64encode(data).decode("ascii")
     others = [c for c in changes if BYTECODE_DIR not in c.path]
-    config = stage(ctx, f"{folder}/config.json", json.dumps({"paths": [c.path for c in others], "bytecode": staged}))
-    result = ctx.judge(f"/usr/bin/python3 -I -S -c {shlex.quote(USR_JUDGE)} {config}")
+    config = json.dumps({"paths": [c.path for c in others], "bytecode": bytecode})
+    result = staged_and_run(ctx, config, f"/usr/bin/python3 -I -S -c {shlex.quote(USR_JUDGE)}")
     lines = [line for line in result.output.splitlines() if line.startswith("RESULT ")]
     if result.exit_code != 0 or not lines:
         raise RuntimeError(f"comparing /usr with the trusted one failed (exit {result.exit_code}): "
@@ -129,10 +125,19 @@ def hidden_system_changes(ctx) -> list[str]:
     return sorted(found)
 
 
-def stage(ctx, path: str, text: str) -> str:
-    """`text` written to a new file of the judge container in pieces an argument can carry; its path."""
-    for start in range(0, len(text), STAGE_CHUNK) or [0]:
-        written = ctx.judge(f"printf %s {shlex.quote(text[start:start + STAGE_CHUNK])} >> {shlex.quote(path)}")
+def staged_and_run(ctx, text: str, command: str):
+    """`command FILE` in the judge, FILE a new file holding `text`, written in pieces an argument can carry: one call
+    when `text` fits in one."""
+    pieces = [text[start:start + STAGE_CHUNK] for start in range(0, len(text), STAGE_CHUNK)] or [""]
+    first = f'file=$(mktemp /tmp/usr-judge-XXXXXXXX) && printf %s {shlex.quote(pieces[0])} > "$file" && '
+    if len(pieces) == 1:
+        return ctx.judge(first + f'{command} "$file"')
+    made = ctx.judge(first + 'echo "$file"')
+    if made.exit_code != 0:
+        raise RuntimeError(f"staging in the judge failed: {made.output.strip()[-300:]}")
+    path = shlex.quote(made.output.strip())
+    for piece in pieces[1:-1]:
+        written = ctx.judge(f"printf %s {shlex.quote(piece)} >> {path}")
         if written.exit_code != 0:
             raise RuntimeError(f"staging {path} in the judge failed: {written.output.strip()[-300:]}")
-    return path
+    return ctx.judge(f"printf %s {shlex.quote(pieces[-1])} >> {path} && {command} {path}")
