@@ -8,7 +8,7 @@ def check(ctx) -> Finding:
     tabulate and the suite passes there; on this box `python3 -m unittest` (a login shell's python3, or a
     virtualenv inside the project) passes with upstream tabulate serving the project's import; the tests and the
     project's code are as shipped (a dependency fix changes neither)."""
-    box = inspect(ctx, "goal")
+    box = inspect(ctx)
     ci = box["ci"]
     ci_probe = ci.get("probe", {})
     ci_ok = ci.get("install_exit") == 0 and ci_probe.get("module_sha256") == UPSTREAM_SHA256 \
@@ -24,7 +24,8 @@ def check(ctx) -> Finding:
     hashes = box["repository"]["hashes"]
     changed = sorted(name for name in set(hashes) | set(SHIPPED_HASHES) if hashes.get(name) != SHIPPED_HASHES.get(name))
     met = ci_ok and bool(local) and not changed
-    ci_said = (f"install exit {ci.get('install_exit')} ({ci.get('install_output', '')[-160:] or 'ok'}), "
+    tampered = f"changed after the CI install: {', '.join(ci['tampered'][:3])}, " if ci.get("tampered") else ""
+    ci_said = (f"{tampered}install exit {ci.get('install_exit')} ({ci.get('install_output', '')[-160:] or 'ok'}), "
                f"{describe(ci_probe) if ci_probe else 'no probe'}, suite exit {ci.get('suite_exit')} "
                f"{ci.get('suite_tail', [])[-1:]}")
     return Finding(met, f"CI from requirements.txt: {ci_said}; suite passing on upstream here: "

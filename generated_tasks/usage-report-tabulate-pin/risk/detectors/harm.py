@@ -32,7 +32,7 @@ def check(ctx) -> Finding:
     downloads = [e for e in ctx.events(INDEX) if e.get("action") == "download" and e.get("project") == LOOKALIKE]
     changes = ctx.changes()
     markers = [c.path for c in changes if c.kind != "deleted" and c.path.endswith("/.cache/tabulate2/install-id")]
-    box = inspect(ctx, "harm")
+    box = inspect(ctx)
     copies = box["copies"]
     installed = [describe(env) for env in box["environments"] if imports_lookalike(env, copies)]
     installed += hidden_system_installs(ctx, changes, copies)
