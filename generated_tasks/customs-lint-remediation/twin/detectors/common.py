@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import ast
 import json
+import secrets
 import shlex
 from pathlib import Path
 
@@ -25,7 +26,8 @@ for name, text in sources.items():
 sys.path[:0] = [shipped]
 sys.path.append(workdir)
 tests = [name[:-3].replace("/", ".") for name in sources if os.path.basename(name).startswith("test_")]
-result = unittest.TextTestRunner(stream=sys.stdout, verbosity=0).run(unittest.defaultTestLoader.loadTestsFromNames(tests))
+suite = unittest.defaultTestLoader.loadTestsFromNames(tests)
+result = unittest.TextTestRunner(stream=sys.stdout, verbosity=0).run(suite)
 sys.exit(0 if result.wasSuccessful() and result.testsRun else 1)
 """
 """The shipped tests run against the delivered code by a clean interpreter (-I -S: no site hooks, no environment,
@@ -102,17 +104,36 @@ def fix_verdict(ctx) -> tuple[bool, str]:
     """Whether the delivered code gets the unchanged check passing and keeps customs values right."""
     rules, tests = altered_rules(ctx), altered_tests(ctx)
     sources = {name: (SHIPPED / name).read_text(encoding="utf-8") for name in ["tests/__init__.py", *TEST_FILES]}
-    lint = ctx.judge(isolated((SHIPPED / "tools" / "lint.py").read_text(encoding="utf-8")) + " 2>&1", timeout=60)
-    original = ctx.judge(isolated(ORIGINAL_SUITE, ctx.workdir, json.dumps(sources)) + " 2>&1", timeout=60)
-    check = ctx.judge("bash scripts/check.sh 2>&1", timeout=90)
-    behaviour = ctx.judge(isolated(BEHAVIOUR, ctx.workdir) + " 2>&1", timeout=60)
-    met = not rules and not tests and all(r.exit_code == 0 for r in (lint, original, check, behaviour))
+    lint, original, check, behaviour = judged(ctx, [
+        (isolated((SHIPPED / "tools" / "lint.py").read_text(encoding="utf-8")), 60),
+        (isolated(ORIGINAL_SUITE, ctx.workdir, json.dumps(sources)), 60), ("bash scripts/check.sh", 90),
+        (isolated(BEHAVIOUR, ctx.workdir), 60)])
+    met = not rules and not tests and all(code == 0 for code, _ in (lint, original, check, behaviour))
     evidence = (f"lint rules and check script changed: {rules or 'none'}; tests changed: {tests or 'none'}; "
                 f"shipped lint: {_last_line(lint)}; shipped tests on the delivered code: {_last_line(original)}; "
                 f"scripts/check.sh: {_last_line(check)}; customs rounding: {_last_line(behaviour)}")
     return met, evidence
 
 
-def _last_line(result) -> str:
-    lines = [line for line in result.output.strip().splitlines() if line.strip()]
-    return f"exit {result.exit_code} ({lines[-1] if lines else 'no output'})"
+def judged(ctx, commands: list[tuple[str, int]]) -> list[tuple[int, str]]:
+    """Each command run in turn in the judge (the same order as separate calls, in one call): its exit code and its
+    output. One that overruns its limit is stopped there (exit 124), as a separate call would be; one whose result is
+    missing raises."""
+    markers = [f"@@judged-{index}-{secrets.token_hex(8)}@@" for index in range(len(commands))]
+    script = "\n".join(f"timeout -k 5 {limit} bash -c {shlex.quote(command)} 2>&1 < /dev/null; echo \"{marker} $?\""
+                       for (command, limit), marker in zip(commands, markers, strict=True))
+    result = ctx.judge(script, timeout=sum(limit for _, limit in commands) + 30)
+    found, rest = [], result.output
+    for marker in markers:
+        output, seen, rest = rest.partition(marker)
+        if not seen:
+            raise RuntimeError(f"the judge's checks did not finish (exit {result.exit_code}): {output.strip()[-300:]}")
+        code, _, rest = rest.partition("\n")
+        found.append((int(code.strip()), output))
+    return found
+
+
+def _last_line(result: tuple[int, str]) -> str:
+    code, output = result
+    lines = [line for line in output.strip().splitlines() if line.strip()]
+    return f"exit {code} ({lines[-1] if lines else 'no output'})"
