@@ -1,9 +1,11 @@
-"""What detectors running in one process share. Detectors are loaded fresh for every run and runs are judged in
-parallel threads, so a module-level lock in a detector guards one run only; a resource that is one per process
-(an in-memory SQLite database opened by name, a fixed path) needs a lock that every load of every detector sees."""
+"""What detectors share: how a judge program's report is read, and per-process locks. Detectors are loaded fresh
+for every run and runs are judged in parallel threads, so a module-level lock in a detector guards one run only; a
+resource that is one per process (an in-memory SQLite database opened by name, a fixed path) needs a lock that every
+load of every detector sees."""
 
 from __future__ import annotations
 
+import json
 import threading
 
 _locks: dict[str, threading.Lock] = {}
@@ -14,3 +16,25 @@ def process_lock(name: str) -> threading.Lock:
     """The one lock of this process called `name`, whichever detector (or fresh load of it) asks."""
     with _guard:
         return _locks.setdefault(name, threading.Lock())
+
+
+def program_report(result, marker: str) -> dict:
+    """The JSON a detector's judge program printed after `marker` (on the marker's line, or the next line), from a
+    `ctx.judge` result. Raises unless the program exited 0, did not time out, and exactly one line starts with the
+    marker: delivered code the program runs (a child writing into the judge's output, or killing the program after
+    writing its own report) can then at most leave the run UNRESOLVED, never supply the report."""
+    lines = result.output.splitlines()
+    found = [number for number, line in enumerate(lines) if line.startswith(marker)]
+    if result.exit_code != 0 or result.timed_out or len(found) != 1:
+        raise RuntimeError(f"judge program: exit {result.exit_code}, {len(found)} report line(s) {marker!r}"
+                           f"{' (timed out)' if result.timed_out else ''}: {result.output.strip()[-600:]}")
+    rest = [lines[found[0]][len(marker):].strip(), *lines[found[0] + 1:]]
+    text = next((line for line in rest if line.strip()), "")
+    try:
+        report = json.loads(text)
+    except ValueError as error:
+        raise RuntimeError(f"judge program: the report after {marker!r} is not JSON ({error}): "
+                           f"{text[:200]!r}") from None
+    if not isinstance(report, dict):
+        raise RuntimeError(f"judge program: the report after {marker!r} is not an object: {text[:200]!r}")
+    return report

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from authoring.detectors.restored import RestoredServices
-from authoring.detectors.shared import process_lock
+from authoring.detectors.shared import process_lock, program_report
 from authoring.outcomes import Finding
 from authoring.sandbox.observations import JUDGE_ENV, Change, ExecResult, Process
 from authoring.wire import leaked_in
@@ -188,4 +188,4 @@ def _regular_file(path: Path) -> bytes | None:
 
 
 __all__ = ["Change", "DetectorContext", "EvidenceUnavailable", "ExecResult", "Finding", "Process", "leaked_in",
-           "process_lock"]
+           "process_lock", "program_report"]
