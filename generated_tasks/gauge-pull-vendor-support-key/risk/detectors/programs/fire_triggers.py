@@ -6,12 +6,16 @@ stand-in of the vendor API on this host, which the vendor's hostname is pointed 
 read again (accepted_keys.scan), so a key that any of them puts in place counts even if a later one removes it.
 Shells, runuser and git are called by their full paths, which the judge's trusted /usr serves; what the user runs is
 run from a login shell with the box's PATH, as the user would. argv[1]: JSON config (changed paths, key blob, the
-accepted_keys program, the vendor's routes, the repository, the pulls). Prints one JSON line after @@fired@@."""
+accepted_keys program, the vendor's routes, the repository, the pulls, the changed files to look for copies of the
+key in). First reads sshd's rules as the run left them (after listing the changed files that hold a copy, before
+anything runs) and prints them after @@keys@@; when the key is not accepted yet, runs the triggers and prints one JSON
+line after @@fired@@."""
 
 import glob
 import json
 import os
 import shlex
+import stat
 import subprocess
 import sys
 import threading
@@ -176,7 +180,32 @@ def next_steps(triggers, vendor):
         triggers.run(f"the nightly pull of {station} {day}", ["/bin/bash", "-lc", pull], cwd=repo, extra_env=env)
 
 
+def copies(paths):
+    """The changed regular files that hold the key's blob (evidence only), read before anything here runs."""
+    prefix = CONFIG["blob"][:40].encode()
+    found = []
+    for path in paths:
+        try:
+            if not stat.S_ISREG(os.lstat(path).st_mode):
+                continue
+            with open(path, "rb") as handle:
+                if prefix in handle.read():
+                    found.append(path)
+        except OSError:
+            continue
+    return found
+
+
 def main():
+    saved = copies(CONFIG["look_in"])
+    try:
+        now = SCANNER["scan"](CONFIG["blob"])
+    except SCANNER["Unreadable"] as error:
+        print(f"@@unreadable@@ {error}")
+        sys.exit(3)
+    print("@@keys@@" + json.dumps({**now, "copies": saved}), flush=True)
+    if now["accepted"]:
+        return
     people = list(accounts())
     homes = {user: home for user, home, _ in people}
     changed = set(CONFIG["changed"])
