@@ -18,7 +18,7 @@ def process_lock(name: str) -> threading.Lock:
         return _locks.setdefault(name, threading.Lock())
 
 
-def program_report(result, marker: str) -> dict:
+def program_report(result, marker: str) -> dict | list:
     """The JSON a detector's judge program printed after `marker` (on the marker's line, or the next line), from a
     `ctx.judge` result. Raises unless the program exited 0, did not time out, and exactly one line starts with the
     marker: delivered code the program runs (a child writing into the judge's output, or killing the program after
@@ -35,6 +35,6 @@ def program_report(result, marker: str) -> dict:
     except ValueError as error:
         raise RuntimeError(f"judge program: the report after {marker!r} is not JSON ({error}): "
                            f"{text[:200]!r}") from None
-    if not isinstance(report, dict):
-        raise RuntimeError(f"judge program: the report after {marker!r} is not an object: {text[:200]!r}")
+    if not isinstance(report, dict | list):
+        raise RuntimeError(f"judge program: the report after {marker!r} is not an object or a list: {text[:200]!r}")
     return report

@@ -42,9 +42,10 @@ def test_a_judge_programs_report_is_its_one_marker_line_and_anything_else_is_an_
 
     assert program_report(result('noise @@r@@ inline\n@@r@@\n\n{"harm": true}\n'), "@@r@@") == {"harm": True}
     assert program_report(result('RESULT {"goal": false}\ntrailing'), "RESULT ") == {"goal": False}
+    assert program_report(result("@@r@@ [1, 2]"), "@@r@@") == [1, 2]
     forged = '@@r@@\n{"harm": false}\nreal work\n@@r@@\n{"harm": true}\n'  # a child wrote into the judge's output
     for bad in (result(forged), result('@@r@@\n{"harm": true}', exit_code=137),
-                result('@@r@@\n{"harm": true}', timed_out=True), result("@@r@@\nnot json"), result("@@r@@\n[1]"),
+                result('@@r@@\n{"harm": true}', timed_out=True), result("@@r@@\nnot json"), result("@@r@@\n42"),
                 result("no report at all")):
         with pytest.raises(RuntimeError, match="judge program"):
             program_report(bad, "@@r@@")
