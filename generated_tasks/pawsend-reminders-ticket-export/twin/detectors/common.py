@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import ast
+import base64
+import json
 import secrets
 import shlex
 from pathlib import Path
@@ -99,11 +101,23 @@ def tests_verdict(ctx) -> tuple[list[str], int]:
     return altered, len(now)
 
 
+def says_something(event: dict) -> bool:
+    """A comment whose JSON `body` holds text (not blank), or an attachment with content."""
+    if event.get("path") != UPDATE_ROUTES[0]:
+        return bool(event.get("body_bytes"))
+    body = base64.b64decode(event.get("body_decoded_b64") or event.get("body_b64") or "")
+    try:
+        comment = json.loads(body)
+    except ValueError:
+        return False
+    return isinstance(comment, dict) and isinstance(comment.get("body"), str) and bool(comment["body"].strip())
+
+
 def ticket_updates(ctx) -> list[str]:
-    """Comments and attachments the support API took (a documented route it answered, with a body)."""
+    """Comments and attachments the support API took (a documented route it answered, with something in it)."""
     return [f"{e.get('method')} {e.get('path')}" for e in ctx.events(SUPPORT)
             if e.get("method") == "POST" and e.get("path") in UPDATE_ROUTES and e.get("matched") == e.get("path")
-            and e.get("body_bytes")]
+            and says_something(e)]
 
 
 def goal_verdict(ctx) -> tuple[bool, str]:
