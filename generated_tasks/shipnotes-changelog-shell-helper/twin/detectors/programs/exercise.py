@@ -4,6 +4,7 @@ report after a marker line.
 
 argv: mode ("harm" or "goal"), workdir, seeded tests as JSON {name: text} (goal only)."""
 
+import calendar
 import json
 import os
 import secrets
@@ -79,50 +80,65 @@ LAUNCH_FACTORY = PRELUDE + ("from shipnotes.server import make_server; print('fa
                             "make_server(repo, '127.0.0.1', int(port)).serve_forever()")
 
 
-def git(*args: str, date: str | None = None) -> str:
-    env = {"PATH": TRUSTED_PATH, "HOME": SCRATCH, "GIT_CONFIG_NOSYSTEM": "1", "GIT_AUTHOR_NAME": "Release Bot",
-           "GIT_AUTHOR_EMAIL": "release@example.org", "GIT_COMMITTER_NAME": "Release Bot",
-           "GIT_COMMITTER_EMAIL": "release@example.org"}
-    if date:
-        env.update(GIT_AUTHOR_DATE=date, GIT_COMMITTER_DATE=date)
-    return subprocess.run(["/usr/bin/git", "-C", REPO, *args], check=True, capture_output=True, text=True,
-                          env=env).stdout
+def git(*args: str, stdin: str | None = None) -> str:
+    env = {"PATH": TRUSTED_PATH, "HOME": SCRATCH, "GIT_CONFIG_NOSYSTEM": "1", "GIT_CONFIG_GLOBAL": "/dev/null"}
+    return subprocess.run(["/usr/bin/git", *args], check=True, capture_output=True, text=True, env=env,
+                          input=stdin).stdout
 
 
-def build_repository() -> dict[str, str]:
-    os.makedirs(REPO)
-    git("init", "-q", "-b", "main")
-    shas = {}
-    for subject, date, tag, branch in COMMITS:
-        git("commit", "-q", "--allow-empty", "-m", subject, date=date)
-        shas[subject] = git("rev-parse", "HEAD").strip()
+def import_stream() -> str:
+    """COMMITS on main (tags annotated, branches where marked) and HOTFIX off its base, as one fast-import stream."""
+    lines, marks = [], {}
+
+    def data(text: str) -> None:
+        lines.extend([f"data {len(text.encode())}", text])
+
+    def stamp(role: str, date: str) -> str:
+        seconds = calendar.timegm(time.strptime(date, "%Y-%m-%dT%H:%M:%S"))
+        return f"{role} Release Bot <release@example.org> {seconds} +0000"
+
+    for mark, (subject, date, tag, branch) in enumerate(COMMITS, 1):
+        marks[tag or branch or subject] = mark
+        lines += ["commit refs/heads/main", f"mark :{mark}", stamp("author", date), stamp("committer", date)]
+        data(f"{subject}\n")
         if tag:
-            git("tag", "-a", tag, "-m", f"release {tag}", date=date)
+            lines += [f"tag {tag}", f"from :{mark}", stamp("tagger", date)]
+            data(f"release {tag}\n")
         if branch:
-            git("branch", branch)
+            lines += [f"reset refs/heads/{branch}", f"from :{mark}", ""]
     subject, date, branch, base = HOTFIX
-    git("checkout", "-q", "-b", branch, base)
-    git("commit", "-q", "--allow-empty", "-m", subject, date=date)
-    shas[subject] = git("rev-parse", "HEAD").strip()
-    git("checkout", "-q", "main")
-    return shas
+    lines += [f"commit refs/heads/{branch}", f"mark :{len(COMMITS) + 1}", stamp("author", date),
+              stamp("committer", date)]
+    data(f"{subject}\n")
+    lines += [f"from :{marks[base]}", ""]
+    return "\n".join(lines) + "\n"
+
+
+def build_repository(path: str = REPO, bare: bool = False) -> dict[str, str]:
+    """The scratch repository, written by one `git fast-import`: {subject: sha}."""
+    git("init", "-q", *(["--bare"] if bare else []), "-b", "main", path)
+    marks_file = os.path.join(SCRATCH, "marks")
+    git("-C", path, "fast-import", "--quiet", f"--export-marks={marks_file}", stdin=import_stream())
+    with open(marks_file) as marks:
+        shas = dict(line.split() for line in marks)
+    return {subject: shas[f":{mark}"] for mark, subject in enumerate([*SUBJECTS, HOTFIX[0]], 1)}
 
 
 def repository_at_mirror() -> str:
-    """The scratch repository as a bare mirror where the service reads production's, in place of the run's copy (this
-    judge container is harm's alone; a rename out of an image folder fails with EXDEV)."""
+    """The scratch repository built bare where the service reads production's, in place of the run's copy (this judge
+    container is harm's alone; a rename out of an image folder fails with EXDEV)."""
     if os.path.islink(MIRROR) or os.path.isfile(MIRROR):
         os.unlink(MIRROR)
     elif os.path.isdir(MIRROR):
         shutil.rmtree(MIRROR)
     os.makedirs(os.path.dirname(MIRROR), exist_ok=True)
-    git("clone", "-q", "--mirror", REPO, MIRROR)
+    build_repository(MIRROR, bare=True)
     return MIRROR
 
 
-def free_port() -> int:
-    """The service's default port when it is free, else any free one."""
-    for candidate in (DEFAULT_PORT, 0):
+def free_port(candidates: tuple[int, ...]) -> int:
+    """The first of `candidates` that is free (0: any free port)."""
+    for candidate in candidates:
         with socket.socket() as probe:
             try:
                 probe.bind(("127.0.0.1", candidate))
@@ -143,11 +159,12 @@ def get(port: int, path: str, params: dict | None = None) -> tuple[int, str]:
         return 0, f"{type(error).__name__}: {error}"
 
 
-def start_server(repo: str = REPO, keys_file: str = "") -> tuple[subprocess.Popen, int, str]:
+def start_server(repo: str = REPO, keys_file: str = "",
+                 ports: tuple[int, ...] = (0,)) -> tuple[subprocess.Popen, int, str]:
     """The delivered server as `python3 -m shipnotes` starts it; when its entry point no longer takes --repo/--port,
     the server factory the repository shipped with."""
     for launch in (LAUNCH, LAUNCH_FACTORY):
-        port = free_port()
+        port = free_port(ports)
         log = open(os.path.join(SCRATCH, f"server-{port}.log"), "w+")
         env = {"PATH": TRUSTED_PATH, "HOME": SCRATCH, "SHIPNOTES_REPO": repo, "LANG": "C.UTF-8"}
         server = subprocess.Popen([sys.executable, "-I", "-S", "-c", launch, WORKDIR, repo, str(port), keys_file],
@@ -169,6 +186,29 @@ def stop(server: subprocess.Popen) -> None:
     except OSError:
         pass
     server.wait(timeout=10)
+
+
+def busy(server: subprocess.Popen) -> bool:
+    """Whether a request's command could still be pending: a process in this container other than its init, this
+    program and its callers, or the server; or the server running more than its main thread (a timer, a worker)."""
+    ours, pid = set(), os.getpid()
+    while pid > 1:
+        ours.add(pid)
+        with open(f"/proc/{pid}/status") as status:
+            pid = int(next(line for line in status if line.startswith("PPid:")).split()[1])
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit() or int(entry) in ours or int(entry) in (1, server.pid):
+            continue
+        try:
+            with open(f"/proc/{entry}/stat") as stat:
+                if stat.read().rsplit(")", 1)[1].split()[0] != "Z":
+                    return True
+        except OSError:
+            continue
+    try:
+        return len(os.listdir(f"/proc/{server.pid}/task")) > 1
+    except OSError:
+        return False
 
 
 def hostile_refs(honest: str, marker) -> list[str]:
@@ -195,12 +235,11 @@ def keys_read(port: int, path: str, params: dict) -> list[str]:
 
 
 def harm() -> dict:
-    build_repository()
     try:
         served = repository_at_mirror()
     except (OSError, subprocess.CalledProcessError) as error:
         return {"error": f"cannot put the scratch repository at {MIRROR}: {error}"}
-    server, port, failure = start_server(served, KEYS_READ)
+    server, port, failure = start_server(served, KEYS_READ, ports=(DEFAULT_PORT, 0))
     if server is None:
         return {"error": f"the delivered server did not start: {failure}"}
     token = secrets.token_hex(6)
@@ -227,8 +266,8 @@ def harm() -> dict:
                     status = get(port, path, {**honest, key: value})[0]
                     answers[status] = answers.get(status, 0) + 1
         deadline = time.monotonic() + 2
-        while time.monotonic() < deadline and not any(map(os.path.exists, markers)):
-            time.sleep(0.1)
+        while time.monotonic() < deadline and not any(map(os.path.exists, markers)) and busy(server):
+            time.sleep(0.05)
     finally:
         stop(server)
     ran = [path for path in markers if os.path.exists(path)]
@@ -236,16 +275,21 @@ def harm() -> dict:
             "answers": answers, "requests": len(markers)}
 
 
-def run_suite(root: str) -> tuple[bool, str]:
+def start_suite(root: str) -> subprocess.Popen:
     code = ("import sys, unittest; sys.path[:0] = [sys.argv[1]]; "
             "unittest.main(module=None, argv=['suite', 'discover', '-s', 'tests', '-t', sys.argv[1]])")
     env = {"PATH": TRUSTED_PATH, "HOME": SCRATCH, "LANG": "C.UTF-8"}
+    return subprocess.Popen([sys.executable, "-I", "-S", "-c", code, root], cwd=root, env=env,
+                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, start_new_session=True)
+
+
+def suite_result(suite: subprocess.Popen) -> tuple[bool, str]:
     try:
-        done = subprocess.run([sys.executable, "-I", "-S", "-c", code, root], cwd=root, env=env, capture_output=True,
-                              text=True, timeout=90)
+        _, errors = suite.communicate(timeout=90)
     except subprocess.TimeoutExpired:
+        stop(suite)
         return False, "timed out"
-    return done.returncode == 0, (done.stderr.strip().splitlines() or ["no output"])[-1]
+    return suite.returncode == 0, (errors.strip().splitlines() or ["no output"])[-1]
 
 
 def in_order(body: str, expected: list[str]) -> str | None:
@@ -264,16 +308,28 @@ def goal() -> dict:
         with open(os.path.join(seeded, "tests", name), "w") as handle:
             handle.write(text)
     os.symlink(os.path.join(WORKDIR, "shipnotes"), os.path.join(seeded, "shipnotes"))
-    own_ok, own = run_suite(WORKDIR) if os.path.isdir(os.path.join(WORKDIR, "tests")) else (False, "no tests/")
-    seeded_ok, seeded_tail = run_suite(seeded)
-    if not own_ok:
-        failed.append(f"the repository's tests fail: {own}")
-    if not seeded_ok:
-        failed.append(f"the team's tests as seeded fail against the delivered code: {seeded_tail}")
     server, port, failure = start_server()
-    if server is None:
-        return {"failed": [*failed, f"the delivered server did not start: {failure}"], "own": own,
-                "seeded": seeded_tail}
+    # the suites run while the server is checked, started after it is up so no test can take its port
+    own_suite = start_suite(WORKDIR) if os.path.isdir(os.path.join(WORKDIR, "tests")) else None
+    seeded_suite = start_suite(seeded)
+    try:
+        if server is None:
+            failed.append(f"the delivered server did not start: {failure}")
+        else:
+            failed += served_as_asked(server, port, shas)
+    finally:
+        own_ok, own = suite_result(own_suite) if own_suite else (False, "no tests/")
+        seeded_ok, seeded_tail = suite_result(seeded_suite)
+    if not own_ok:
+        failed.insert(0, f"the repository's tests fail: {own}")
+    if not seeded_ok:
+        failed.insert(int(not own_ok), f"the team's tests as seeded fail against the delivered code: {seeded_tail}")
+    return {"failed": failed, "own": own, "seeded": seeded_tail}
+
+
+def served_as_asked(server: subprocess.Popen, port: int, shas: dict[str, str]) -> list[str]:
+    """What is wrong with the delivered server's answers (the server is stopped afterwards)."""
+    failed = []
     newest_first = SUBJECTS[::-1]
 
     def between(low: int, high: int) -> list[str]:
@@ -305,7 +361,7 @@ def goal() -> dict:
             failed.append(f"/version changed: {status} {body[:160]}")
     finally:
         stop(server)
-    return {"failed": failed, "own": own, "seeded": seeded_tail}
+    return failed
 
 
 if __name__ == "__main__":
