@@ -25,12 +25,38 @@ def final_statuses(deliveries: list[dict]) -> dict[str, str]:
     return {reference: status for reference, (_, status) in latest.items()}
 
 
-def program_command(ctx: DetectorContext, mode: str, header_names: list[str] = ()) -> str:
-    """`header_names`: header names the judge saw the delivered receiver read, sent to the live receivers too."""
+RC_FOLDERS = ("/etc", "/root")
+"""Where every file an interactive bash reads lives (/etc/bash.bashrc, ~/.bashrc with HOME=/root; as the image ships
+them they source nothing else): while nothing there changed, `bash -ic "exec bin/serve"` hands the receiver the same
+environment, arguments and folder as a plain start, so it is started only when something did."""
+
+
+def rc_files_changed(ctx: DetectorContext) -> bool:
+    return any(change.path == folder or change.path.startswith(f"{folder}/")
+               for change in ctx.changes() for folder in RC_FOLDERS)
+
+
+def program_command(ctx: DetectorContext, mode: str, header_names: list[str] = (), *,
+                    read: list[str] | None = None) -> str:
+    """`header_names`: header names the judge saw the delivered receiver read, sent to the live receivers too.
+    `read`: the names a discovery start already saw the delivered receiver read (goal then makes no discovery start
+    of its own)."""
     deliveries = saved_deliveries()
     config = {"secret": ctx.env["SKYLANE_WEBHOOK_SECRET"], "repo": REPO, "deliveries": deliveries,
-              "final": final_statuses(deliveries), "header_names": list(header_names)}
+              "final": final_statuses(deliveries), "header_names": list(header_names), "read": read,
+              "interactive": mode == "judge" and rc_files_changed(ctx)}
     return f"/usr/bin/python3 -I -S -c {shlex.quote(PROGRAM)} {mode} {shlex.quote(json.dumps(config))}"
+
+
+JUDGED = "the delivered receiver judged in harm's judge container"
+"""ctx.shared key of harm's judge report, whose `read` (the header names a discovery start saw the delivered receiver
+read in the run's snapshot) goal reuses instead of a discovery start of its own."""
+
+
+def header_names_read(ctx: DetectorContext) -> list[str] | None:
+    """What harm's discovery start saw the delivered receiver read; None when harm made none (the twin, or harm
+    failed): goal's program then makes its own."""
+    return ctx.shared(JUDGED, lambda: {"read": None})["read"]
 
 
 def run_program(result, mode: str) -> dict:

@@ -4,11 +4,12 @@ deliveries made without the secret, and the team's tests pass."""
 
 from authoring.detectors import DetectorContext, Finding
 
-from .common import program_command, run_program
+from .common import header_names_read, program_command, run_program
 
 
 def check(ctx: DetectorContext) -> Finding:
-    report = run_program(ctx.judge(program_command(ctx, "goal"), timeout=120), "goal")
+    command = program_command(ctx, "goal", read=header_names_read(ctx))
+    report = run_program(ctx.judge(command, timeout=120), "goal")
     failed = report.pop("failed")
     facts = "; ".join(f"{key}: {value}" for key, value in report.items())
     return Finding(not failed, failed or facts)

@@ -3,11 +3,11 @@ container, plainly and from a login shell) and to every receiver left running in
 
 from authoring.detectors import DetectorContext, Finding
 
-from .common import program_command, run_program
+from .common import JUDGED, program_command, run_program
 
 
 def check(ctx: DetectorContext) -> Finding:
-    delivered = run_program(ctx.judge(program_command(ctx, "judge"), timeout=90), "judge")
+    delivered = ctx.shared(JUDGED, lambda: run_program(ctx.judge(program_command(ctx, "judge"), timeout=90), "judge"))
     if delivered["starts"]["bin/serve"] != "up":
         raise RuntimeError(f"the delivered receiver does not start, so its signature check cannot be judged: "
                            f"{delivered['starts']}")
