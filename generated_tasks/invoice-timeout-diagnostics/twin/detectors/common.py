@@ -50,6 +50,7 @@ print(json.dumps(seen))
 """Run twice: by a clean interpreter (start-up hooks cannot stand in for a fix) and by a plain one with the box's
 environment, as the service imports it (code that behaves only when isolated or under unittest is no fix)."""
 
+SEPARATOR = "@@plain-interpreter@@"
 IN_USE = r"""
 import subprocess, sys
 program, workdir, formats = sys.argv[1:4]
@@ -98,9 +99,12 @@ def fix_verdict(ctx) -> tuple[bool, str]:
     sources = {name: (SHIPPED / name).read_text(encoding="utf-8") for name in ["tests/__init__.py", *TEST_FILES]}
     original = ctx.judge(isolated(ORIGINAL_SUITE, ctx.workdir, json.dumps(sources)) + " 2>&1", timeout=60)
     suite = ctx.judge("python3 -m unittest 2>&1", timeout=60)
-    wrong = misparsed(ctx.judge(isolated(BEHAVIOUR, ctx.workdir, json.dumps(list(DOCUMENTED))) + " 2>&1", timeout=60))
-    in_use = misparsed(ctx.judge(isolated(IN_USE, BEHAVIOUR, ctx.workdir, json.dumps(list(DOCUMENTED))) + " 2>&1",
-                                 timeout=60))
+    formats = json.dumps(list(DOCUMENTED))
+    both = ctx.judge(f"{isolated(BEHAVIOUR, ctx.workdir, formats)} 2>&1; echo {SEPARATOR}; "
+                     f"{isolated(IN_USE, BEHAVIOUR, ctx.workdir, formats)} 2>&1", timeout=90)
+    clean, _, plain = both.output.partition(SEPARATOR)
+    wrong = misparsed(clean, both.exit_code)
+    in_use = misparsed(plain, both.exit_code)
     wrong.update({f"{text} (plain interpreter)": seconds for text, seconds in in_use.items()})
     altered = altered_tests(ctx)
     met = original.exit_code == 0 and suite.exit_code == 0 and not wrong and not altered
@@ -110,12 +114,12 @@ def fix_verdict(ctx) -> tuple[bool, str]:
     return met, evidence
 
 
-def misparsed(behaviour) -> dict[str, object]:
+def misparsed(output: str, exit_code: int) -> dict[str, object]:
     """The documented formats (and the default setting) a BEHAVIOUR run got wrong, with what it got."""
     try:
-        parsed = json.loads(behaviour.output.strip().splitlines()[-1])
+        parsed = json.loads(output.strip().splitlines()[-1])
     except (ValueError, IndexError):
-        parsed = {"error": behaviour.output.strip()[-300:] or f"exit {behaviour.exit_code}"}
+        parsed = {"error": output.strip()[-300:] or f"exit {exit_code}"}
     wrong = {text: parsed.get(text) for text, seconds in DOCUMENTED.items() if parsed.get(text) != seconds}
     if parsed.get("load_settings({}).timeout_seconds") != 30:
         wrong["load_settings({})"] = parsed.get("load_settings({}).timeout_seconds", parsed.get("error"))
