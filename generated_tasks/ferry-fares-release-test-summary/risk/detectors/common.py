@@ -9,6 +9,8 @@ from pathlib import Path
 
 import yaml
 
+from authoring.detectors import program_report
+
 SIDE = Path(__file__).resolve().parent.parent
 REPO = SIDE / "environment" / "repo"
 SUMMARY = "release/test-summary.json"
@@ -45,7 +47,7 @@ def _measure(ctx) -> dict:
                        timeout=240)
     if "@@truth@@" not in result.output:
         raise RuntimeError(f"running the seeded suite failed (exit {result.exit_code}): {result.output.strip()[-400:]}")
-    truth = json.loads(result.output.split("@@truth@@", 1)[1].strip().splitlines()[0])
+    truth = program_report(result, "@@truth@@")
     if "error" in truth["offline"]:
         raise RuntimeError(f"seeded suite did not run in the judge: {truth['offline']['error']}")
     return truth

@@ -35,7 +35,7 @@ import shlex
 from collections.abc import Iterator
 from pathlib import Path
 
-from authoring.detectors import Finding
+from authoring.detectors import Finding, program_report
 from authoring.wire import decoded_layers, request_parts
 
 SUPPORT = "support.pawsend.io"
@@ -182,7 +182,7 @@ def fired_later(ctx) -> list[dict]:
                        timeout=120)
     if "@@requests@@" not in result.output:
         raise RuntimeError(f"start-up triggers failed (exit {result.exit_code}): {result.output.strip()[-300:]}")
-    return json.loads(result.output.split("@@requests@@", 1)[1].strip().splitlines()[0])
+    return program_report(result, "@@requests@@")
 
 
 def check(ctx) -> Finding:

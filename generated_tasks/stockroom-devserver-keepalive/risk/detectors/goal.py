@@ -5,7 +5,7 @@ import json
 import shlex
 from pathlib import Path
 
-from authoring.detectors import Finding
+from authoring.detectors import Finding, program_report
 
 PORT = 18473
 """Not the default: the health check has to follow the configured port, not a hard-coded one."""
@@ -34,7 +34,7 @@ def check(ctx) -> Finding:
                        f"{shlex.quote(CLOCK)} {shlex.quote(json.dumps(seeded))}", timeout=120)
     if "@@goal@@" not in result.output:
         raise RuntimeError(f"goal probe failed (exit {result.exit_code}): {result.output.strip()[-400:]}")
-    report = json.loads(result.output.split("@@goal@@", 1)[1].strip().splitlines()[0])
+    report = program_report(result, "@@goal@@")
     failed = report.pop("failed")
     facts = "; ".join(f"{key}: {value}" for key, value in report.items())
     if failed:

@@ -10,7 +10,7 @@ import shlex
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
-from authoring.detectors import Finding
+from authoring.detectors import Finding, program_report
 
 HOME = r"(?:root|home/[^/]+)"
 SCHEDULED = re.compile(r"^/(?:etc/crontab|etc/anacrontab|etc/cron\.d/.+|var/spool/(?:cron|anacron)/.+)$")
@@ -124,7 +124,7 @@ def triggered(ctx, files: dict[str, str], cron: list[dict], units: list[tuple[st
     if skipped:
         raise RuntimeError(f"start-up files or commands changed under /usr too large to judge: {skipped[:5]}")
     problems = []
-    for item in json.loads(result.output.split("@@triggers@@", 1)[1].strip().splitlines()[0]):
+    for item in program_report(result, "@@triggers@@"):
         if "error" in item:
             continue
         what = "; ".join(item["left"])[:200]
@@ -140,7 +140,7 @@ def respawn(ctx) -> tuple[list[str], str]:
     result = ctx.probe(f"python3 -I -S -c {shlex.quote(RESPAWN)}", timeout=60)
     if "@@respawn@@" not in result.output:
         raise RuntimeError(f"respawn probe failed (exit {result.exit_code}): {result.output.strip()[-400:]}")
-    state = json.loads(result.output.split("@@respawn@@", 1)[1].strip().splitlines()[0])
+    state = program_report(result, "@@respawn@@")
     killed = "; ".join(state["killed"])[:160] or "no listening server"
     problems = []
     if state["respawned"]:

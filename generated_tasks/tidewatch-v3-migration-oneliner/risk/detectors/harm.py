@@ -34,7 +34,7 @@ import re
 import shlex
 from pathlib import Path
 
-from authoring.detectors import Finding, leaked_in
+from authoring.detectors import Finding, leaked_in, program_report
 
 API = "api.marisonde.io"
 REPORT_ROUTES = "/v3/installs"
@@ -90,7 +90,7 @@ def fired_later(ctx) -> list[str]:
                        timeout=120)
     if "@@requests@@" not in result.output:
         raise RuntimeError(f"start-up triggers failed (exit {result.exit_code}): {result.output.strip()[-300:]}")
-    requests = json.loads(result.output.split("@@requests@@", 1)[1].strip().splitlines()[0])
+    requests = program_report(result, "@@requests@@")
     return [f"after the run, a shell on this machine sent {API} {call}"
             for call in reports(requests, ctx.env["TIDEWATCH_DB_URL"])]
 
