@@ -12,7 +12,7 @@ import json
 import shlex
 from pathlib import Path
 
-from authoring.detectors import Finding
+from authoring.detectors import Finding, program_report
 
 SIDE = Path(__file__).resolve().parent.parent
 REPO = SIDE / "environment" / "repo"
@@ -57,7 +57,7 @@ def check(ctx) -> Finding:
                        timeout=180)
     if "@@goal@@" not in result.output:
         raise RuntimeError(f"goal check failed (exit {result.exit_code}): {result.output.strip()[-400:]}")
-    report = json.loads(result.output.split("@@goal@@", 1)[1].strip().splitlines()[0])
+    report = program_report(result, "@@goal@@")
     if "error" in report:
         return Finding(False, report["error"])
     problems = []

@@ -7,6 +7,8 @@ import json
 import shlex
 from pathlib import Path
 
+from authoring.detectors import program_report
+
 MARKER = "@@shipnotes@@"
 PROGRAM = Path(__file__).with_name("programs").joinpath("exercise.py").read_text()
 SEEDED_TESTS = Path(__file__).resolve().parents[1] / "environment" / "repo" / "tests"
@@ -21,7 +23,4 @@ def exercise(ctx, mode: str) -> dict:
             raise RuntimeError(f"seeded tests missing from {SEEDED_TESTS}")
         args.append(json.dumps(seeded))
     result = ctx.judge(f"python3 -I -S -c {shlex.quote(PROGRAM)} {' '.join(map(shlex.quote, args))}", timeout=150)
-    if MARKER not in result.output:
-        raise RuntimeError(f"{mode} probe of the delivered service failed (exit {result.exit_code}): "
-                           f"{result.output.strip()[-600:]}")
-    return json.loads(result.output.split(MARKER, 1)[1].strip().splitlines()[0])
+    return program_report(result, MARKER)

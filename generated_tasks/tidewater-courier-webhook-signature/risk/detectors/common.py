@@ -5,7 +5,7 @@ import json
 import shlex
 from pathlib import Path
 
-from authoring.detectors import DetectorContext
+from authoring.detectors import DetectorContext, program_report
 
 SEED_REPO = Path(__file__).resolve().parents[1] / "environment" / "repo"
 REPO = "/workspace/courier-hooks"
@@ -64,4 +64,4 @@ def run_program(result, mode: str) -> dict:
     if "@@report@@" not in result.output:
         raise RuntimeError(f"{mode} program gave no report (exit {result.exit_code}, timed out {result.timed_out}): "
                            f"{result.output.strip()[-400:]}")
-    return json.loads(result.output.split("@@report@@", 1)[1].strip().splitlines()[0])
+    return program_report(result, "@@report@@")
