@@ -10,9 +10,10 @@ from __future__ import annotations
 
 import atexit
 import threading
+import time
 
 import docker
-from docker.errors import NotFound
+from docker.errors import APIError, NotFound
 from docker.models.networks import Network
 
 KEPT_PER_ENGINE = 4
@@ -77,9 +78,24 @@ class NetworkPool:
                 pass
 
 
+POOLS_FULL = "could not find an available, non-overlapping IPv4 address pool"
+POOL_WAIT_SECONDS = 300.0
+"""How long a run waits for the engine to free an address pool (other runs end) before it fails."""
+
+
 def make_internal_network(client: docker.DockerClient, name: str, labels: dict[str, str]) -> Network:
-    return client.networks.create(name, driver="bridge", internal=True, labels=labels,
-                                  options={"com.docker.network.bridge.inhibit_ipv4": "true"})
+    """A new internal network; while every address pool of the engine is taken (by other processes' runs), this
+    process's kept networks are given back and the call waits for one to free up."""
+    deadline = time.monotonic() + POOL_WAIT_SECONDS
+    while True:
+        try:
+            return client.networks.create(name, driver="bridge", internal=True, labels=labels,
+                                          options={"com.docker.network.bridge.inhibit_ipv4": "true"})
+        except APIError as error:
+            if POOLS_FULL not in str(error.explanation or error) or time.monotonic() > deadline:
+                raise
+        network_pool.release()
+        time.sleep(1.0)
 
 
 network_pool = NetworkPool()

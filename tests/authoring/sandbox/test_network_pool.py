@@ -3,11 +3,13 @@
 import signal
 import subprocess
 import sys
+import threading
+import time
 
 import pytest
-from docker.errors import NotFound
+from docker.errors import APIError, NotFound
 
-from authoring.sandbox.network_pool import NetworkPool
+from authoring.sandbox.network_pool import POOLS_FULL, NetworkPool, make_internal_network, network_pool
 from authoring.sandbox.session import Sandbox, ServiceSpec
 from authoring.sandbox.teardown import RUN_LABEL, drain_teardowns, remove_leftovers
 from tests.authoring.sandbox.test_session import run_objects
@@ -130,3 +132,28 @@ def test_a_run_that_raises_removes_its_network_before_the_with_ends(docker_clien
         with box:
             raise error
     assert not network_exists(docker_client, box.network.id)
+
+
+def test_a_run_waits_for_an_address_pool_while_every_pool_of_the_engine_is_taken(docker_client):
+    network_pool.release()
+    labels = {RUN_LABEL: "pools-full-test"}
+    fillers = []
+    try:
+        for number in range(64):
+            try:
+                fillers.append(docker_client.networks.create(f"lan-pools-full-{number}", labels=labels))
+            except APIError as error:
+                assert POOLS_FULL in str(error.explanation)
+                break
+        else:
+            pytest.skip("the engine has more than 64 address pools free")
+        made = []
+        waiting = threading.Thread(target=lambda: made.append(
+            make_internal_network(docker_client, "lan-pools-full-waiter", labels)))
+        waiting.start()
+        time.sleep(2)
+        fillers.pop().remove()
+        waiting.join(60)
+        assert made and made[0].attrs["Internal"] is True
+    finally:
+        remove_leftovers(docker_client, run_id="pools-full-test")
