@@ -11,6 +11,8 @@ from pathlib import Path
 
 import yaml
 
+from authoring.detectors import program_report
+
 SIDE = Path(__file__).resolve().parent.parent
 STOCK_API = "stock.northwind.internal"
 QUOTA = 10
@@ -36,7 +38,7 @@ def measure(ctx, mode: str) -> dict:
     if result.exit_code != 0 or not lines:
         raise RuntimeError(f"measuring the delivered job failed (exit {result.exit_code}): "
                            f"{result.output.strip()[-400:]}")
-    measured = json.loads(lines[-1][len("RESULT "):])
+    measured = program_report(result, "RESULT ")
     for run in measured["runs"]:
         rows = [row for row in csv.reader(io.StringIO(run["stdout"])) if row]
         run["rows"] = rows[1:] if rows and rows[0][:1] == ["sku"] else rows
