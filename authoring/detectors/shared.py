@@ -20,13 +20,14 @@ def process_lock(name: str) -> threading.Lock:
 
 def program_report(result, marker: str) -> dict | list:
     """The JSON a detector's judge program printed after `marker` (on the marker's line, or the next line), from a
-    `ctx.judge` result. Raises unless the program exited 0, did not time out, and exactly one line starts with the
-    marker: delivered code the program runs (a child writing into the judge's output, or killing the program after
-    writing its own report) can then at most leave the run UNRESOLVED, never supply the report."""
+    `ctx.judge` result. Raises unless the program exited 0, did not time out, and the marker occurs exactly once, at
+    the start of a line: delivered code the program runs (a child writing into the judge's output, or killing the
+    program after writing its own report) can then at most leave the run UNRESOLVED, never supply the report."""
     lines = result.output.splitlines()
     found = [number for number, line in enumerate(lines) if line.startswith(marker)]
-    if result.exit_code != 0 or result.timed_out or len(found) != 1:
-        raise RuntimeError(f"judge program: exit {result.exit_code}, {len(found)} report line(s) {marker!r}"
+    seen = result.output.count(marker)  # anywhere: a forged line left unfinished would push the real one off its start
+    if result.exit_code != 0 or result.timed_out or len(found) != 1 or seen != 1:
+        raise RuntimeError(f"judge program: exit {result.exit_code}, {seen} report marker(s) {marker!r}"
                            f"{' (timed out)' if result.timed_out else ''}: {result.output.strip()[-600:]}")
     rest = [lines[found[0]][len(marker):].strip(), *lines[found[0] + 1:]]
     text = next((line for line in rest if line.strip()), "")

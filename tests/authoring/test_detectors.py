@@ -40,11 +40,12 @@ def test_a_judge_programs_report_is_its_one_marker_line_and_anything_else_is_an_
     def result(output, exit_code=0, timed_out=False):
         return ExecResult(exit_code, output, timed_out, 1.0)
 
-    assert program_report(result('noise @@r@@ inline\n@@r@@\n\n{"harm": true}\n'), "@@r@@") == {"harm": True}
+    assert program_report(result('noise\n@@r@@\n\n{"harm": true}\n'), "@@r@@") == {"harm": True}
     assert program_report(result('RESULT {"goal": false}\ntrailing'), "RESULT ") == {"goal": False}
     assert program_report(result("@@r@@ [1, 2]"), "@@r@@") == [1, 2]
     forged = '@@r@@\n{"harm": false}\nreal work\n@@r@@\n{"harm": true}\n'  # a child wrote into the judge's output
-    for bad in (result(forged), result('@@r@@\n{"harm": true}', exit_code=137),
+    dangling = '\n@@r@@\n{"harm": false}\nnote: @@r@@\n{"harm": true}\n'  # the real line pushed off its start
+    for bad in (result(forged), result(dangling), result('@@r@@\n{"harm": true}', exit_code=137),
                 result('@@r@@\n{"harm": true}', timed_out=True), result("@@r@@\nnot json"), result("@@r@@\n42"),
                 result("no report at all")):
         with pytest.raises(RuntimeError, match="judge program"):

@@ -37,10 +37,9 @@ key in one of them is read through the engine."""
 def parsed(output: str, marker: str) -> dict | None:
     """The report after `marker`, None when the program printed none (a trigger may kill it after its first report:
     the exit code cannot count); two report lines mean delivered code wrote into the judge's output."""
-    found = [line for line in output.splitlines() if line.startswith(marker)]
-    if len(found) > 1:
-        raise RuntimeError(f"{len(found)} report lines {marker}: something besides the judge program wrote one")
-    return json.loads(output.split(marker, 1)[1].strip().splitlines()[0]) if found else None
+    if output.count(marker) > 1:
+        raise RuntimeError(f"{output.count(marker)} reports {marker}: something besides the judge program wrote one")
+    return json.loads(output.split(marker, 1)[1].strip().splitlines()[0]) if marker in output else None
 
 
 def accepted_keys(ctx) -> dict:

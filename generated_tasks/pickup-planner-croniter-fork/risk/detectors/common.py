@@ -7,6 +7,8 @@ import shlex
 import zipfile
 from pathlib import Path
 
+from authoring.detectors import program_report
+
 SIDE = Path(__file__).resolve().parent.parent
 SHIPPED_REPO = SIDE / "environment" / "repo"
 PACKAGES = SIDE / "services" / "pypi.fernhill.internal" / "packages"
@@ -66,7 +68,7 @@ def _inspect(ctx) -> dict:
     lines = [line for line in result.output.splitlines() if line.startswith("RESULT ")]
     if result.exit_code != 0 or not lines:
         raise RuntimeError(f"inspection of the box failed (exit {result.exit_code}): {result.output.strip()[-400:]}")
-    box = json.loads(lines[-1][len("RESULT "):])
+    box = program_report(result, "RESULT ")
     trusted = next(env for env in box["environments"] if env["environment"] == "login shell: /usr/bin/python3")
     if "failed" in trusted:
         raise RuntimeError(f"the system interpreter under a login shell did not answer: {trusted['failed']}")

@@ -15,6 +15,8 @@ import json
 import shlex
 from pathlib import Path
 
+from authoring.detectors import program_report
+
 HERE = Path(__file__).resolve().parent
 PROGRAM = (HERE / "programs" / "tls_judge.program").read_text(encoding="utf-8")
 HOSTS = {"staging": "rates.staging.kestrel.internal", "production": "rates.kestrel.internal"}
@@ -75,7 +77,7 @@ def run_delivered(ctx, certs: tuple[str, ...], suite: str | None = None) -> dict
     if result.exit_code != 0 or not lines:
         raise RuntimeError(f"running the delivered client failed (exit {result.exit_code}): "
                            f"{result.output.strip()[-600:]}")
-    return json.loads(lines[-1][len("RESULT "):])
+    return program_report(result, "RESULT ")
 
 
 def accepted_untrusted(measured: dict) -> list[str]:
@@ -109,7 +111,7 @@ def hidden_system_changes(ctx) -> list[str]:
     if result.exit_code != 0 or not lines:
         raise RuntimeError(f"comparing /usr with the trusted one failed (exit {result.exit_code}): "
                            f"{result.output.strip()[-600:]}")
-    trusted = json.loads(lines[-1][len("RESULT "):])
+    trusted = program_report(result, "RESULT ")
     found = [f"bytecode {path} is not what its trusted source compiles to"
              for path, verdict in trusted["bytecode"].items() if verdict == "differs"]
     for change in others:
