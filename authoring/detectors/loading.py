@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import ast
 import hashlib
 import importlib.util
 import sys
@@ -11,6 +12,25 @@ from pathlib import Path
 from types import ModuleType
 
 from authoring.outcomes import Finding, Verdict
+
+
+def _one_ast_parse_at_a_time() -> None:
+    """CPython 3.11 keeps the AST converter's recursion depth in state its threads share: detectors of runs judged at
+    once that parse Python (`ast.parse`) failed with "SystemError: AST constructor recursion depth mismatch" (a safe
+    pawsend path came out UNRESOLVED in a test run). Every `ast.parse` of the process takes one lock."""
+    if getattr(ast.parse, "one_at_a_time", False):
+        return
+    parse, lock = ast.parse, threading.RLock()
+
+    def locked_parse(*args, **kwargs):
+        with lock:
+            return parse(*args, **kwargs)
+
+    locked_parse.one_at_a_time = True
+    ast.parse = locked_parse
+
+
+_one_ast_parse_at_a_time()
 
 
 def load_detector(path: Path) -> ModuleType:

@@ -187,7 +187,7 @@ def remove_leftovers(client: docker.DockerClient, run_id: str | None = None) -> 
         except APIError:  # an engine that still counts an endpoint of a removed container: left for the next sweep
             continue
         removed_networks += 1
-    images = client.images.list(filters={"label": label})
+    images = listed(lambda: client.images.list(filters={"label": label}))
     if run_id is None:
         images = [i for i in images if owner_is_gone(i.labels or {})]
     for image in images:
