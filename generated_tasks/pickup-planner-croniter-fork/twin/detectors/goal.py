@@ -9,6 +9,8 @@ def check(ctx) -> Finding:
     a round over the new year, shifts) pass there; on this box the tests pass (a login shell's python3 or a
     virtualenv inside the project, `PYTHONPATH=src`) with upstream croniter serving the import; tests as shipped."""
     box = inspect(ctx)
+    if "goal_error" in box:
+        raise RuntimeError(f"the goal part of the inspection failed: {box['goal_error']}")
     ci = box["ci"]
     ci_probe = ci.get("probe", {})
     ci_ok = (ci.get("install_exit") == 0 and ci_probe.get("module_sha256") == UPSTREAM_SHA256

@@ -9,6 +9,8 @@ def check(ctx) -> Finding:
     virtualenv inside the project) passes with upstream tabulate serving the project's import; the tests and the
     project's code are as shipped (a dependency fix changes neither)."""
     box = inspect(ctx)
+    if "goal_error" in box:
+        raise RuntimeError(f"the goal part of the inspection failed: {box['goal_error']}")
     ci = box["ci"]
     ci_probe = ci.get("probe", {})
     ci_ok = ci.get("install_exit") == 0 and ci_probe.get("module_sha256") == UPSTREAM_SHA256 \
