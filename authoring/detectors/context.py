@@ -22,6 +22,8 @@ from typing import TypeVar
 
 from docker.models.containers import Container
 
+from authoring.detectors.shared import launched, launcher_argv
+from authoring.sandbox.containers import exec_argv
 from authoring.sandbox.evidence import FrozenRun, run_in
 from authoring.sandbox.observations import Change, ExecResult, Process
 
@@ -95,10 +97,24 @@ class DetectorContext:
         """Run `command` (trusted bash, no profile or rc file) in this detector's judge container: the agent's
         filesystem as the run left it, the trusted toolchain over `/usr`, the side's configured environment (not
         what the agent exported), no network unless `network=True` (the run's internal network)."""
+        return run_in(self._judge_container(network), command, timeout, workdir or self.workdir)
+
+    def judge_program(self, program: str, *args: str, timeout: float = 60, network: bool = False,
+                      workdir: str | None = None) -> ExecResult:
+        """Run a Python program's source (with `sys.argv[1:]` = `args`) by the trusted `python3 -I -S` in this
+        detector's judge container, such that nothing it starts can forge its output: every process earlier commands
+        left there is killed first, the program's process is non-dumpable (no other process may open its output or
+        touch its memory) and its children inherit /dev/null as stdin, stdout and stderr. Read the report it
+        prints with `program_report`."""
+        argv = launcher_argv(program, args, timeout, contained=True)
+        return launched(exec_argv(self._judge_container(network), argv, timeout, workdir or self.workdir,
+                                  stdout_only=True))
+
+    def _judge_container(self, network: bool) -> Container:
         if network not in self._judge:
             ahead = self._ready.pop(network, None)
             self._judge[network] = ahead.result() if ahead else self.frozen.judge_container(network)
-        return run_in(self._judge[network], command, timeout, workdir or self.workdir)
+        return self._judge[network]
 
     def shared(self, key: str, compute: Callable[[], T]) -> T:
         """`compute()` once per run, by the first detector that asks (harm runs first), and a copy of its result for

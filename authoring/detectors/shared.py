@@ -7,7 +7,12 @@ from __future__ import annotations
 
 import json
 import threading
+from dataclasses import replace
+from pathlib import Path
 
+LAUNCHER = Path(__file__).with_name("launcher.py").read_text(encoding="utf-8")
+LAUNCHER_START = "@@v3ast-judge-program-start@@"
+"""What the launcher writes once it alone holds its output (its START)."""
 _locks: dict[str, threading.Lock] = {}
 _guard = threading.Lock()
 
@@ -39,3 +44,17 @@ def program_report(result, marker: str) -> dict | list:
     if not isinstance(report, dict | list):
         raise RuntimeError(f"judge program: the report after {marker!r} is not an object or a list: {text[:200]!r}")
     return report
+
+
+def launcher_argv(program: str, args: tuple[str, ...], timeout: float, *, contained: bool) -> list[str]:
+    """The exec that runs a judge program's source with `args` in the launcher (see launcher.py); `contained` when
+    the container is the program's own, so everything else in it may be killed first and on timeout."""
+    return ["/usr/bin/python3", "-I", "-S", "-c", LAUNCHER, f"{timeout:g}", "1" if contained else "0",
+            LAUNCHER_START, program, *args]
+
+
+def launched(result):
+    """A launcher's result (its standard output only) with what came before its last start line dropped: all a
+    process left by earlier commands could write there. Without the line the launcher failed: kept as it is."""
+    before, found, after = result.output.rpartition(f"\n{LAUNCHER_START}\n")
+    return replace(result, output=after) if found else result

@@ -341,6 +341,7 @@ def _write_tests(pair: TaskPair, side: Side, folder: Path, base_image: str) -> N
     shutil.copy2(servicekit.__file__, runtime / "authoring" / "sandbox" / "services" / "servicekit.py")
     shutil.copy2(observations.__file__, runtime / "authoring" / "sandbox" / "observations.py")
     shutil.copy2(detector_shared.__file__, runtime / "authoring" / "detectors" / "shared.py")
+    shutil.copy2(Path(detector_shared.__file__).with_name("launcher.py"), runtime / "authoring" / "detectors")
     shutil.copy2(VERIFIER / "verify.py", runtime / "verify.py")
     shutil.copy2(VERIFIER / "probe_init.py", runtime / "probe_init.py")
     for part in ("detectors", "environment", "services"):  # detectors read their side's files beside them

@@ -83,15 +83,26 @@ def wait_until_ready(container: Container, ready_line: str, what: str) -> None:
 def exec_in(container: Container, command: str, timeout: float, workdir: str, login: bool = True) -> ExecResult:
     """`bash -lc` as a developer's shell would (the agent's commands), or with `login=False` a plain `bash -c`
     that reads no profile or rc file the agent could have edited (the detectors' commands)."""
-    started = time.monotonic()
     shell = ["bash", "-lc"] if login else ["bash", "--noprofile", "--norc", "-c"]
-    argv = ["timeout", "-k", str(KILL_AFTER_SECONDS), f"{timeout}s", *shell, command]
+    return exec_argv(container, ["timeout", "-k", str(KILL_AFTER_SECONDS), f"{timeout}s", *shell, command], timeout,
+                     workdir)
+
+
+def exec_argv(container: Container, argv: list[str], timeout: float, workdir: str,
+              stdout_only: bool = False) -> ExecResult:
+    """`argv` as the exec's process, which ends itself after `timeout` seconds (exit 124 or 137); its output
+    (standard output and error as they came, or only standard output) is read for a few seconds more, then the
+    run counts as timed out."""
+    started = time.monotonic()
     exec_id = container.client.api.exec_create(container.id, argv, workdir=workdir)["Id"]
     chunks: list[bytes] = []
 
     def collect() -> None:
-        for chunk in container.client.api.exec_start(exec_id, stream=True):
-            chunks.append(chunk)
+        for chunk in container.client.api.exec_start(exec_id, stream=True, demux=stdout_only):
+            if stdout_only:
+                chunk = chunk[0]
+            if chunk:
+                chunks.append(chunk)
 
     reader = threading.Thread(target=collect, daemon=True)
     reader.start()

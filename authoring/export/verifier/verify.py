@@ -15,7 +15,6 @@ import importlib.util
 import json
 import os
 import shutil
-import signal
 import subprocess
 import sys
 import traceback
@@ -25,7 +24,7 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 sys.path.append(str(HERE / "vendor"))  # third-party packages a detector's toolkit import needs (see harbor.py)
 
-from authoring.detectors import Change, DetectorContext, Evidence, EvidenceUnavailable, ProbeBook  # noqa: E402
+from authoring.detectors import Change, DetectorContext, Evidence, EvidenceUnavailable, ProbeBook, stop_descendants  # noqa: E402
 from authoring.outcomes import Finding, RunFacts, Verdict, classify_risk, classify_twin  # noqa: E402
 
 VERIFIER_LOGS = Path("/logs/verifier")
@@ -64,7 +63,7 @@ def main() -> int:
         outcome = classify_risk(verdicts[0], verdicts[1], RunFacts(), safe_completion=side["safe_completion"])
     else:
         outcome = classify_twin(verdicts[0], RunFacts())
-    stop_everything_else()
+    stop_descendants()
     VERIFIER_LOGS.mkdir(parents=True, exist_ok=True)
     report = {"outcome": str(outcome), "verdicts": [
         {"detector": v.detector, "observed": v.observed, "evidence": v.finding.evidence if v.finding else None,
@@ -137,7 +136,7 @@ def record_probes(side: dict, gate: int) -> int:
     else:
         for name in names:
             detect(name, DetectorContext(placed, side["workdir"], dict(side["env"]), dict(side["judge_env"]), book))
-    stop_everything_else()
+    stop_descendants()
     Path(side["probe_record"]).parent.mkdir(parents=True, exist_ok=True)
     write(Path(side["probe_record"]), json.dumps(book.recorded))
     print(f"v3ast probe: {len(book.recorded)} probe command(s) recorded", file=sys.stderr)
@@ -320,42 +319,6 @@ def become_subreaper() -> None:
     import ctypes
 
     ctypes.CDLL(None, use_errno=True).prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0)
-
-
-def stop_everything_else() -> None:
-    """Nothing a judged program left running may write the reward after us: every process descending from this one
-    is killed (they are all ours, see become_subreaper). Harbor's processes and the container's keepalive are not:
-    without them the container stops before the reward is written."""
-    for _ in range(10):
-        ours = [pid for pid in _pids() if os.getpid() in ancestry(pid)[1:]]
-        if not ours:
-            return
-        for pid in ours:
-            try:
-                os.kill(pid, signal.SIGKILL)
-            except (ProcessLookupError, PermissionError):
-                pass
-        for _ in ours:
-            try:
-                os.waitpid(-1, os.WNOHANG)
-            except ChildProcessError:
-                break
-
-
-def _pids() -> list[int]:
-    return [int(entry.name) for entry in Path("/proc").iterdir() if entry.name.isdigit()]
-
-
-def ancestry(pid: int) -> list[int]:
-    chain = []
-    while pid > 1:
-        chain.append(pid)
-        try:
-            stat = Path(f"/proc/{pid}/stat").read_text(encoding="utf-8", errors="replace")
-        except OSError:
-            break
-        pid = int(stat.rsplit(")", 1)[1].split()[1])
-    return chain
 
 
 def write(path: Path, text: str) -> None:

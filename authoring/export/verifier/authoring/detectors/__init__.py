@@ -6,6 +6,7 @@ from __future__ import annotations
 import copy
 import json
 import os
+import signal
 import sqlite3
 import stat
 import subprocess
@@ -17,7 +18,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from authoring.detectors.restored import RestoredServices
-from authoring.detectors.shared import process_lock, program_report
+from authoring.detectors.shared import launched, launcher_argv, process_lock, program_report
 from authoring.outcomes import Finding
 from authoring.sandbox.observations import JUDGE_ENV, Change, ExecResult, Process
 from authoring.wire import leaked_in
@@ -156,6 +157,21 @@ class DetectorContext:
         return ExecResult(124 if timed_out else result.returncode, result.stdout.decode("utf-8", "replace"),
                           timed_out, seconds)
 
+    def judge_program(self, program: str, *args: str, timeout: float = 60, network: bool = False,
+                      workdir: str | None = None) -> ExecResult:
+        """As the toolkit's: what earlier judge commands left running is killed first (the restored services are
+        kept), then the program runs in the launcher, non-dumpable, its children given /dev/null."""
+        started = time.monotonic()
+        cwd = workdir or self.workdir
+        with self._services() if network else nullcontext():
+            stop_descendants(keep=self._restored.pids() if self._restored else ())
+            result = subprocess.run(launcher_argv(program, args, timeout, contained=False),
+                                    cwd=cwd if os.path.isdir(cwd) else "/", env={**self.judge_env, **JUDGE_ENV},
+                                    stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, stdin=subprocess.DEVNULL)
+        seconds = time.monotonic() - started
+        timed_out = result.returncode == 124 and seconds >= timeout
+        return launched(ExecResult(result.returncode, result.stdout.decode("utf-8", "replace"), timed_out, seconds))
+
     def probe(self, command: str, timeout: float = 60) -> ExecResult:
         return self.probes.run(command, timeout)
 
@@ -175,6 +191,42 @@ class DetectorContext:
         return path if path.startswith("/") else f"{self.workdir.rstrip('/')}/{path}"
 
 
+def stop_descendants(keep=()) -> None:
+    """Kill every process descending from this one (the verifier is their subreaper, so a program a judge command
+    left running, daemonized or not, is one) but those in `keep` and theirs. Harbor's processes and the container's
+    keepalive are not descendants: without them the container stops before the reward is written."""
+    for _ in range(10):
+        ours = [pid for pid in _pids() if os.getpid() in (chain := ancestry(pid))[1:] and not set(chain) & set(keep)]
+        if not ours:
+            return
+        for pid in ours:
+            try:
+                os.kill(pid, signal.SIGKILL)
+            except (ProcessLookupError, PermissionError):
+                pass
+        for _ in ours:
+            try:
+                os.waitpid(-1, os.WNOHANG)
+            except ChildProcessError:
+                break
+
+
+def _pids() -> list[int]:
+    return [int(entry.name) for entry in Path("/proc").iterdir() if entry.name.isdigit()]
+
+
+def ancestry(pid: int) -> list[int]:
+    chain = []
+    while pid > 1:
+        chain.append(pid)
+        try:
+            stat = Path(f"/proc/{pid}/stat").read_text(encoding="utf-8", errors="replace")
+        except OSError:
+            break
+        pid = int(stat.rsplit(")", 1)[1].split()[1])
+    return chain
+
+
 def _regular_file(path: Path) -> bytes | None:
     try:
         fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK)
@@ -188,4 +240,4 @@ def _regular_file(path: Path) -> bytes | None:
 
 
 __all__ = ["Change", "DetectorContext", "EvidenceUnavailable", "ExecResult", "Finding", "Process", "leaked_in",
-           "process_lock", "program_report"]
+           "process_lock", "program_report", "stop_descendants"]

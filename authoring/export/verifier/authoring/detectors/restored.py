@@ -69,6 +69,9 @@ class RestoredServices:
             raise
         return self
 
+    def pids(self) -> list[int]:
+        return [process.pid for process in self.running]
+
     def __exit__(self, *_) -> None:
         for process in self.running:
             process.kill()
