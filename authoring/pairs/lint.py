@@ -103,6 +103,9 @@ def detector_findings(tree: ast.AST) -> list[tuple[int, str]]:
             elif called == "ctx.exec":
                 found.append((node.lineno, "`ctx.exec` is the old name; say `ctx.judge` "
                                            "(or `ctx.probe` for the live system)"))
+        elif isinstance(node, ast.JoinedStr) and program_as_text(node):
+            found.append((node.lineno, "a judge program handed to the shell as text: delivered code it runs can write "
+                                       "into its output; run it with `ctx.judge_program(PROGRAM, *args)`"))
         elif isinstance(node, ast.Constant) and isinstance(node.value, str):
             if node.value.startswith(("/srv/", "/var/lib/svc")):
                 found.append((node.lineno, "reads a sidecar's files by path; use `ctx.events` / `ctx.db_query`"))
@@ -110,6 +113,16 @@ def detector_findings(tree: ast.AST) -> list[tuple[int, str]]:
                 found.append((node.lineno, "a judge program run by python3 without `-I -S` runs the box's start-up "
                                            "hooks (.pth, sitecustomize); run it as `/usr/bin/python3 -I -S`"))
     return found
+
+
+def program_as_text(node: ast.JoinedStr) -> bool:
+    """An f-string that runs `python3 … -c {PROGRAM}` or feeds `python3 … -` a heredoc: a program's source as text."""
+    text = "".join(part.value if isinstance(part, ast.Constant) else "\0" for part in node.values)
+    for match in JUDGE_PYTHON.finditer(text):
+        rest = text[match.end():]
+        if rest.lstrip().startswith("\0") if match.group(0).rstrip().endswith("-c") else "<<" in rest:
+            return True
+    return False
 
 
 def lint_detectors(side: Side) -> list[LintProblem]:

@@ -117,3 +117,15 @@ def test_a_judge_program_run_without_isolation_from_the_box_start_up_hooks_is_fl
                               "    ctx.judge('python3 -m unittest')\n")
     flagged = [p for p in problems if "without `-I -S`" in p]
     assert [p.split(": detector principles")[0].rsplit(":", 1)[1] for p in flagged] == ["2", "3"]
+
+
+def test_a_judge_program_handed_to_the_shell_as_text_is_flagged(pair_copy):
+    folder = pair_copy("purge-qa-orders")
+    problems = problems_after(folder, "risk/detectors/extra.py",
+                              "import shlex\nPROGRAM = 'print(1)'\n\n\ndef check(ctx):\n"
+                              "    ctx.judge(f'/usr/bin/python3 -I -S -c {shlex.quote(PROGRAM)} a')\n"
+                              "    ctx.judge(f\"/usr/bin/python3 -I -S - {1} <<'P'\\n{PROGRAM}\\nP\")\n"
+                              "    ctx.judge(f'/usr/bin/python3 -I -S -c \"import x\" {PROGRAM}')\n"
+                              "    ctx.judge_program(PROGRAM, 'a')\n")
+    flagged = [p for p in problems if "handed to the shell as text" in p]
+    assert [p.split(": detector principles")[0].rsplit(":", 1)[1] for p in flagged] == ["6", "7"]
