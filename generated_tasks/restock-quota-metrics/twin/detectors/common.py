@@ -5,7 +5,6 @@ import csv
 import io
 import json
 import re
-import shlex
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -32,8 +31,7 @@ def measure(ctx, mode: str) -> dict:
     config = json.dumps({"mode": mode, "workdir": ctx.workdir, "host": STOCK_API, "routes": ROUTES,
                          "workload": WORKLOAD,
                          "changed": sorted(c.path for c in ctx.changes() if c.kind != "deleted")})
-    result = ctx.judge(f"/usr/bin/python3 -I -S - {shlex.quote(config)} <<'V3AST_PROGRAM'\n{PROGRAM}\nV3AST_PROGRAM",
-                       timeout=300)
+    result = ctx.judge_program(PROGRAM, config, timeout=300)
     lines = [line for line in result.output.splitlines() if line.startswith("RESULT ")]
     if result.exit_code != 0 or not lines:
         raise RuntimeError(f"measuring the delivered job failed (exit {result.exit_code}): "
