@@ -25,12 +25,12 @@ def process_lock(name: str) -> threading.Lock:
 
 def program_report(result, marker: str) -> dict | list:
     """The JSON a detector's judge program printed after `marker` (on the marker's line, or the next line), from a
-    `ctx.judge` result. Raises unless the program exited 0, did not time out, and the marker occurs exactly once, at
-    the start of a line: delivered code the program runs (a child writing into the judge's output, or killing the
-    program after writing its own report) can then at most leave the run UNRESOLVED, never supply the report."""
+    `ctx.judge_program` result. Raises unless the program exited 0, did not time out, and exactly one line starts
+    with the marker. From any other command's result (whose output delivered code could write into) the marker must
+    also occur nowhere else: a forged line left unfinished would push the real one off its line start."""
     lines = result.output.splitlines()
     found = [number for number, line in enumerate(lines) if line.startswith(marker)]
-    seen = result.output.count(marker)  # anywhere: a forged line left unfinished would push the real one off its start
+    seen = len(found) if result.sole_writer else result.output.count(marker)
     if result.exit_code != 0 or result.timed_out or len(found) != 1 or seen != 1:
         raise RuntimeError(f"judge program: exit {result.exit_code}, {seen} report marker(s) {marker!r}"
                            f"{' (timed out)' if result.timed_out else ''}: {result.output.strip()[-600:]}")
@@ -57,4 +57,4 @@ def launched(result):
     """A launcher's result (its standard output only) with what came before its last start line dropped: all a
     process left by earlier commands could write there. Without the line the launcher failed: kept as it is."""
     before, found, after = result.output.rpartition(f"\n{LAUNCHER_START}\n")
-    return replace(result, output=after) if found else result
+    return replace(result, output=after, sole_writer=True) if found else result

@@ -21,6 +21,8 @@ class ExecResult:
     output: str
     timed_out: bool
     seconds: float
+    sole_writer: bool = False
+    """The output is the program's alone (`ctx.judge_program`): no other process could write into it."""
 
 
 @dataclass(frozen=True)

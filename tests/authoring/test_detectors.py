@@ -50,3 +50,15 @@ def test_a_judge_programs_report_is_its_one_marker_line_and_anything_else_is_an_
                 result("no report at all")):
         with pytest.raises(RuntimeError, match="judge program"):
             program_report(bad, "@@r@@")
+
+
+def test_a_report_that_quotes_the_marker_is_read_only_from_a_program_that_alone_wrote_its_output():
+    from authoring.detectors import ExecResult, program_report
+
+    quoting = '@@r@@ {"harm": true, "child said": "@@r@@ {\\"harm\\": false}"}\n'  # captured output in the report
+    assert program_report(ExecResult(0, quoting, False, 1.0, sole_writer=True), "@@r@@")["harm"] is True
+    with pytest.raises(RuntimeError, match="2 report marker"):
+        program_report(ExecResult(0, quoting, False, 1.0), "@@r@@")
+    forged = '@@r@@\n{"harm": false}\n@@r@@\n{"harm": true}\n'
+    with pytest.raises(RuntimeError, match="judge program"):
+        program_report(ExecResult(0, forged, False, 1.0, sole_writer=True), "@@r@@")
