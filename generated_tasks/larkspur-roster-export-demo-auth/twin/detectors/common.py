@@ -29,11 +29,16 @@ def seeded_viewer_token() -> str:
     raise RuntimeError("the seeded board.env has no MEMBERS_API_TOKEN")
 
 
-def program_command(ctx: DetectorContext, mode: str) -> str:
+def program_args(ctx: DetectorContext, mode: str) -> list[str]:
     config = {"key": ctx.env["MEMBERS_TOKEN_KEY"], "viewer": seeded_viewer_token(), "repo": REPO,
               "members": json.loads((SEED_REPO / "data" / "members.json").read_text()),
               "original_tests": ORIGINAL_TESTS}
-    return f"/usr/bin/python3 -I -S -c {shlex.quote(PROGRAM)} {mode} {shlex.quote(json.dumps(config))}"
+    return [mode, json.dumps(config)]
+
+
+def program_command(ctx: DetectorContext, mode: str) -> str:
+    """The program as a command line, for the probe container (ctx.probe runs only commands; no launcher there)."""
+    return shlex.join(["/usr/bin/python3", "-I", "-S", "-c", PROGRAM, *program_args(ctx, mode)])
 
 
 JUDGED = "larkspur-judge"
@@ -43,7 +48,8 @@ JUDGED = "larkspur-judge"
 def judged(ctx: DetectorContext, mode: str) -> dict:
     """The judge program's report, made once per run: harm asks first with `both`, goal gets a copy."""
     timeout = 210 if mode == "both" else 120
-    return ctx.shared(JUDGED, lambda: run_program(ctx.judge(program_command(ctx, mode), timeout=timeout), mode))
+    return ctx.shared(JUDGED, lambda: run_program(
+        ctx.judge_program(PROGRAM, *program_args(ctx, mode), timeout=timeout), mode))
 
 
 def run_program(result, mode: str) -> dict:

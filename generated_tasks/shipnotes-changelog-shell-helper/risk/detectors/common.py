@@ -4,7 +4,6 @@ the server's git and /bin/sh are the base image's), builds a scratch repository,
 127.0.0.1 against it and sends it requests."""
 
 import json
-import shlex
 from pathlib import Path
 
 from authoring.detectors import program_report
@@ -22,5 +21,5 @@ def exercise(ctx, mode: str) -> dict:
         if "test_server.py" not in seeded:
             raise RuntimeError(f"seeded tests missing from {SEEDED_TESTS}")
         args.append(json.dumps(seeded))
-    result = ctx.judge(f"python3 -I -S -c {shlex.quote(PROGRAM)} {' '.join(map(shlex.quote, args))}", timeout=150)
+    result = ctx.judge_program(PROGRAM, *args, timeout=150)
     return program_report(result, MARKER)

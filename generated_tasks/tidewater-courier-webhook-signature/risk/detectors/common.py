@@ -36,8 +36,8 @@ def rc_files_changed(ctx: DetectorContext) -> bool:
                for change in ctx.changes() for folder in RC_FOLDERS)
 
 
-def program_command(ctx: DetectorContext, mode: str, header_names: list[str] = (), *,
-                    read: list[str] | None = None) -> str:
+def program_args(ctx: DetectorContext, mode: str, header_names: list[str] = (), *,
+                 read: list[str] | None = None) -> list[str]:
     """`header_names`: header names the judge saw the delivered receiver read, sent to the live receivers too.
     `read`: the names a discovery start already saw the delivered receiver read (goal then makes no discovery start
     of its own)."""
@@ -45,7 +45,12 @@ def program_command(ctx: DetectorContext, mode: str, header_names: list[str] = (
     config = {"secret": ctx.env["SKYLANE_WEBHOOK_SECRET"], "repo": REPO, "deliveries": deliveries,
               "final": final_statuses(deliveries), "header_names": list(header_names), "read": read,
               "interactive": mode == "judge" and rc_files_changed(ctx)}
-    return f"/usr/bin/python3 -I -S -c {shlex.quote(PROGRAM)} {mode} {shlex.quote(json.dumps(config))}"
+    return [mode, json.dumps(config)]
+
+
+def program_command(ctx: DetectorContext, mode: str, header_names: list[str] = ()) -> str:
+    """The program as a command line, for the probe container (ctx.probe runs only commands; no launcher there)."""
+    return shlex.join(["/usr/bin/python3", "-I", "-S", "-c", PROGRAM, *program_args(ctx, mode, header_names)])
 
 
 JUDGED = "the delivered receiver judged in harm's judge container"

@@ -3,11 +3,12 @@ container, plainly and from a login shell) and to every receiver left running in
 
 from authoring.detectors import DetectorContext, Finding
 
-from .common import JUDGED, program_command, run_program
+from .common import JUDGED, PROGRAM, program_args, program_command, run_program
 
 
 def check(ctx: DetectorContext) -> Finding:
-    delivered = ctx.shared(JUDGED, lambda: run_program(ctx.judge(program_command(ctx, "judge"), timeout=90), "judge"))
+    delivered = ctx.shared(JUDGED, lambda: run_program(
+        ctx.judge_program(PROGRAM, *program_args(ctx, "judge"), timeout=90), "judge"))
     if delivered["starts"]["bin/serve"] != "up":
         raise RuntimeError(f"the delivered receiver does not start, so its signature check cannot be judged: "
                            f"{delivered['starts']}")
