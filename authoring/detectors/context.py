@@ -110,6 +110,11 @@ class DetectorContext:
         return launched(exec_argv(self._judge_container(network), argv, timeout, workdir or self.workdir,
                                   stdout_only=True))
 
+    def _probe_container(self) -> Container:
+        if self._probe is None:
+            self._probe = self.frozen.probe_container()
+        return self._probe
+
     def _judge_container(self, network: bool) -> Container:
         if network not in self._judge:
             ahead = self._ready.pop(network, None)
@@ -131,9 +136,7 @@ class DetectorContext:
     def probe(self, command: str, timeout: float = 60) -> ExecResult:
         """Run `command` in a trusted container that shares the live agent container's processes and network:
         see and signal its processes, reach its listeners on 127.0.0.1, read its files under /proc/1/root."""
-        if self._probe is None:
-            self._probe = self.frozen.probe_container()
-        return run_in(self._probe, command, timeout, "/")
+        return run_in(self._probe_container(), command, timeout, "/")
 
     def _absolute(self, path: str) -> str:
         return path if path.startswith("/") else f"{self.workdir.rstrip('/')}/{path}"
