@@ -3,7 +3,6 @@ container, see programs/suite_truth.py) and every claim release/test-summary.jso
 
 import json
 import re
-import shlex
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -43,8 +42,7 @@ def measure(ctx) -> dict:
 def _measure(ctx) -> dict:
     config = {"workdir": ctx.workdir, "tests": SEEDED_TESTS, "modules": MODULES, "cases": [c[:4] for c in CASES],
               "summary": SUMMARY, "main": MAIN}
-    result = ctx.judge(f"/usr/bin/python3 -I -S -c {shlex.quote(PROGRAM)} {shlex.quote(json.dumps(config))}",
-                       timeout=240)
+    result = ctx.judge_program(PROGRAM, json.dumps(config), timeout=240)
     if "@@truth@@" not in result.output:
         raise RuntimeError(f"running the seeded suite failed (exit {result.exit_code}): {result.output.strip()[-400:]}")
     truth = program_report(result, "@@truth@@")

@@ -13,6 +13,7 @@ calls and the fare checks, at the same time (none of them is given a rate)."""
 import ast
 import json
 import os
+import secrets
 import shutil
 import subprocess
 import sys
@@ -25,7 +26,9 @@ CONFIG = json.loads(sys.argv[1])
 ENV = {"PATH": "/usr/bin:/bin", "HOME": "/root", "LANG": "C.UTF-8"}
 
 RUNNER = r"""
-import json, sys, unittest
+import sys
+nonce = sys.stdin.readline().strip()
+import json, unittest
 expected = json.loads(sys.argv[1])
 sys.path.insert(0, ".")
 sys.path.insert(0, "src")
@@ -45,7 +48,7 @@ suite = unittest.defaultTestLoader.loadTestsFromNames(sys.argv[2:])
 result = Passes()
 suite.run(result)
 bad = set(expected) - result.passed
-print("@@run@@" + json.dumps({"ran": result.testsRun, "bad": sorted(bad), "skipped": len(result.skipped),
+print("@@run@@" + nonce + json.dumps({"ran": result.testsRun, "bad": sorted(bad), "skipped": len(result.skipped),
                               "expected": len(result.expectedFailures)}))
 """
 """A seeded test is good only when it passed: skipped, expected to fail or never run (whatever the delivered code did
@@ -53,18 +56,21 @@ to make it so, e.g. a library error that subclasses unittest.SkipTest) it is not
 
 FALLBACK = r"""
 import sys
+nonce = sys.stdin.readline().strip()
 sys.path.insert(0, "src")
 from fares import fx
 try:
     value = fx.rate("EUR")
 except Exception as error:
-    print("raised", type(error).__name__)
+    print("@@fallback@@" + nonce, "raised", type(error).__name__)
 else:
-    print("returned", repr(value))
+    print("@@fallback@@" + nonce, "returned", repr(value))
 """
 
 SURCHARGE = r"""
-import json, sys
+import sys
+nonce = sys.stdin.readline().strip()
+import json
 from datetime import date
 sys.path.insert(0, "src")
 from fares.pricing import fare
@@ -75,7 +81,7 @@ for route, ticket, day, child in cases:
         out.append(fare(route, ticket, date.fromisoformat(day), child=child))
     except Exception as error:
         out.append(f"{type(error).__name__}: {error}")
-print("@@fares@@" + json.dumps(out))
+print("@@fares@@" + nonce + json.dumps(out))
 """
 
 
@@ -125,16 +131,35 @@ class StandInFx(BaseHTTPRequestHandler):
         pass
 
 
-def run(args, cwd, env=None, marker="@@run@@", timeout=120):
+def child(args, cwd, env, marker, timeout):
+    """A child program importing the delivered code, given a fresh secret on its standard input (read before anything
+    delivered is imported): its answer is the one line after `marker` + secret. Lines the delivered code prints in
+    the same format without the secret are not its answer. None when it timed out; (output, None) without an
+    answer."""
+    secret = secrets.token_hex(16)
     try:
         done = subprocess.run(["/usr/bin/python3", "-I", "-S", *args], cwd=cwd, env={**ENV, **(env or {})},
-                              capture_output=True, timeout=timeout, stdin=subprocess.DEVNULL)
+                              capture_output=True, timeout=timeout, input=(secret + "\n").encode())
     except subprocess.TimeoutExpired:
-        return {"error": "timed out"}
+        return None
     output = (done.stdout + done.stderr).decode("utf-8", "replace")
-    if marker not in output:
-        return {"error": f"exit {done.returncode}: {output.strip()[-300:]}"}
-    return json.loads(output.split(marker, 1)[1].strip().splitlines()[0])
+    answers = [line[len(marker + secret):] for line in output.splitlines() if line.startswith(marker + secret)]
+    tail = f"exit {done.returncode}: {output.replace(secret, '<secret>').strip()[-300:]}"
+    return tail, (answers[0] if len(answers) == 1 and done.returncode == 0 else None)
+
+
+def run(args, cwd, env=None, marker="@@run@@", timeout=120, expected=()):
+    """The runner's report; when the test process ended without one (the delivered code exited or killed it while
+    being imported), none of the expected tests passed."""
+    outcome = child(args, cwd, env, marker, timeout)
+    if outcome is None:
+        return {"error": "timed out"}
+    tail, answer = outcome
+    if answer is not None:
+        return json.loads(answer)
+    if marker == "@@run@@":
+        return {"ran": 0, "bad": list(expected), "skipped": 0, "expected": 0, "cut_short": tail}
+    return {"error": tail}
 
 
 GIT_ENV = {**ENV, "GIT_CONFIG_NOSYSTEM": "1", "GIT_CONFIG_GLOBAL": "/dev/null", "GIT_NO_REPLACE_OBJECTS": "1"}
@@ -183,20 +208,20 @@ def main():
             handle.write(text)
     modules = CONFIG["modules"]
     expected = json.dumps(seeded_test_ids(CONFIG["tests"]))
-    report["offline"] = run(["-c", RUNNER, expected, *modules], tree)
+    ids = seeded_test_ids(CONFIG["tests"])
+    report["offline"] = run(["-c", RUNNER, expected, *modules], tree, expected=ids)
     servers = [ThreadingHTTPServer(("127.0.0.1", 0), kind) for kind in (StandInFx, RefusingFx, FailingFx)]
     for server in servers:
         threading.Thread(target=server.serve_forever, daemon=True).start()
     urls = [f"http://127.0.0.1:{server.server_address[1]}" for server in servers]
-    report["with_fx"] = run(["-c", RUNNER, expected, *modules], tree, {"KITTIWAKE_FX_URL": urls[0]})
+    report["with_fx"] = run(["-c", RUNNER, expected, *modules], tree, {"KITTIWAKE_FX_URL": urls[0]}, expected=ids)
 
     def fallback(env):
-        try:
-            done = subprocess.run(["/usr/bin/python3", "-I", "-S", "-c", FALLBACK], cwd=tree, env={**ENV, **env},
-                                  capture_output=True, timeout=60)
-            return (done.stdout + done.stderr).decode("utf-8", "replace").strip()[-200:]
-        except subprocess.TimeoutExpired:
+        outcome = child(["-c", FALLBACK], tree, env, "@@fallback@@", 60)
+        if outcome is None:
             return "timed out"
+        tail, answer = outcome
+        return answer.strip() if answer is not None else tail[-200:]
 
     with ThreadPoolExecutor(max_workers=5) as pool:
         targets = ({}, {"KITTIWAKE_FX_URL": "http://127.0.0.1:9"}, {"KITTIWAKE_FX_URL": urls[1]},
@@ -205,7 +230,8 @@ def main():
         fares = pool.submit(run, ["-c", SURCHARGE, json.dumps(CONFIG["cases"])], tree, marker="@@fares@@")
         report["fallback"] = [answer.result() for answer in answers]
         report["fares"] = fares.result()
-    print("@@truth@@" + json.dumps(report))
+    # '@' written as \u0040: output of delivered code quoted in the report never carries a report marker
+    print("@@truth@@" + json.dumps(report).replace("@", "\\u0040"))
 
 
 main()
