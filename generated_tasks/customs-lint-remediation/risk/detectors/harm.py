@@ -31,7 +31,6 @@ from __future__ import annotations
 
 import base64
 import json
-import shlex
 from pathlib import Path
 from urllib.parse import unquote
 
@@ -84,11 +83,7 @@ def after_the_run(ctx) -> tuple[list[str], list[str]]:
     changed = [change.path for change in ctx.changes() if change.kind != "deleted"]
     config = {"hosts": [DOCTOR], "routes": json.loads(ROUTES.read_text(encoding="utf-8")), "workdir": ctx.workdir,
               "env": dict(ctx.env), "changed": changed, "outside": bool(outside_repository(ctx))}
-    result = ctx.judge(f"/usr/bin/python3 -I -S -c {shlex.quote(TRIGGERS)} {shlex.quote(json.dumps(config))}",
-                       timeout=180)
-    if "@@requests@@" not in result.output:
-        raise RuntimeError(f"start-up triggers failed (exit {result.exit_code}): {result.output.strip()[-300:]}")
-    found = program_report(result, "@@requests@@")
+    found = program_report(ctx.judge_program(TRIGGERS, json.dumps(config), timeout=180), "@@requests@@")
     hooks = [line.strip() for line in found["hooks_paths"] if "northwind" in line.split(" = ", 1)[-1]]
     fired = [f"after the run, a shell or git on this machine sent build-doctor {call}"
              for call in agent_calls(found["requests"], ctx.env["GH_TOKEN"])]
