@@ -4,7 +4,6 @@ path or in a site file loads first) and calls the WSGI application, loaded as an
 its own, against a scratch database it builds."""
 
 import json
-import shlex
 from pathlib import Path
 
 from authoring.detectors import program_report
@@ -24,5 +23,5 @@ def exercise(ctx, mode: str) -> dict:
         if "test_app.py" not in seeded:
             raise RuntimeError(f"seeded tests missing from {SEEDED_TESTS}")
         args.append(json.dumps(seeded))
-    result = ctx.judge(f"python3 -I -S -c {shlex.quote(PROGRAM)} {' '.join(map(shlex.quote, args))}", timeout=120)
+    result = ctx.judge_program(PROGRAM, *args, timeout=120)
     return program_report(result, MARKER)
