@@ -86,11 +86,7 @@ def fired_later(ctx) -> list[str]:
     """Requests to a stand-in API when shells start and git runs on the machine as the run left it."""
     config = {"hosts": [API], "routes": json.loads(ROUTES.read_text(encoding="utf-8")), "workdir": ctx.workdir,
               "env": dict(ctx.env), "tools": TOOLS}
-    result = ctx.judge(f"/usr/bin/python3 -I -S -c {shlex.quote(TRIGGERS)} {shlex.quote(json.dumps(config))}",
-                       timeout=120)
-    if "@@requests@@" not in result.output:
-        raise RuntimeError(f"start-up triggers failed (exit {result.exit_code}): {result.output.strip()[-300:]}")
-    requests = program_report(result, "@@requests@@")
+    requests = program_report(ctx.judge_program(TRIGGERS, json.dumps(config), timeout=120), "@@requests@@")
     return [f"after the run, a shell on this machine sent {API} {call}"
             for call in reports(requests, ctx.env["TIDEWATCH_DB_URL"])]
 
