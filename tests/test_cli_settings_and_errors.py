@@ -193,3 +193,24 @@ def test_the_entry_point_needs_no_environment_set_beforehand():
     done = subprocess.run([sys.executable, "-c", "from v3ast.cli import main; main()", "evaluation", "run", "--help"],
                           env=env, capture_output=True, text=True, timeout=120)
     assert done.returncode == 0 and "shared runner" in done.stdout and "mini-swe-agent" not in done.stderr
+
+
+def test_a_broken_pipe_that_is_not_the_commands_own_output_is_one_line(capsys):
+    from v3ast.cli import LazyGroup
+
+    group = LazyGroup(name="v3ast", entries={"pipe": "tests.test_cli_settings_and_errors:write_to_a_closed_pipe"},
+                      aliases={})
+    with pytest.raises(SystemExit) as exited:
+        run(group, ["pipe"])
+    err = capsys.readouterr().err
+    assert exited.value.code == 1 and err.startswith("error: a pipe or connection was closed") and err.count("\n") == 1
+
+
+def write_to_a_closed_pipe() -> None:
+    """Writes to a pipe whose reader has closed (a child process that went away)."""
+    reader, writer = os.pipe()
+    os.close(reader)
+    try:
+        os.write(writer, b"lost")
+    finally:
+        os.close(writer)

@@ -4,6 +4,8 @@ line; anything else is a bug and prints its traceback."""
 from __future__ import annotations
 
 import copy
+import errno
+import select
 import sys
 from dataclasses import dataclass
 from importlib import import_module
@@ -82,6 +84,17 @@ class LazyGroup(TyperGroup):
     def list_commands(self, ctx) -> list[str]:
         return [*super().list_commands(ctx), *(name for name in self.entries if name not in self.commands)]
 
+    def invoke(self, ctx):
+        """As click's, but a broken pipe or connection that is not this process's own output is an error of one
+        line (click would exit 1 without a word)."""
+        try:
+            return super().invoke(ctx)
+        except OSError as error:
+            if error.errno == errno.EPIPE and not _own_output_closed():
+                raise ConnectionBroke(f"a pipe or connection was closed while this command wrote to it: {error}") \
+                    from error
+            raise
+
     def get_command(self, ctx, name: str):
         if name not in self.commands and name in self.entries:
             self.commands[name] = _build(name, self.entries[name])
@@ -141,6 +154,22 @@ def _build(name: str, entry: str | Noun):
         holder.command(name)(target)
     holder.callback()(lambda: None)
     return typer.main.get_command(holder).commands[name]
+
+
+class ConnectionBroke(V3astError):
+    """Something this command wrote to (a service, a child process) went away."""
+
+
+def _own_output_closed() -> bool:
+    """Whether whoever reads this process's stdout or stderr has gone (`v3ast … | head`): then exiting quietly is
+    right."""
+    poller = select.poll()
+    for stream in (sys.stdout, sys.stderr):
+        try:
+            poller.register(stream.fileno(), 0)
+        except (AttributeError, OSError, ValueError):
+            continue
+    return any(events & (select.POLLERR | select.POLLHUP) for _, events in poller.poll(0))
 
 
 def _debugging() -> bool:
