@@ -3,7 +3,6 @@ the agent left, made in the judge container (trusted toolchain; see inspect_box.
 
 import hashlib
 import json
-import shlex
 import zipfile
 from pathlib import Path
 
@@ -49,12 +48,7 @@ def _inspect(ctx) -> dict:
         "index_url": ctx.env.get("PIP_INDEX_URL", f"http://{INDEX}/simple"),
         "shipped_gitignore": (SHIPPED_REPO / ".gitignore").read_text(encoding="utf-8"),
     })
-    result = ctx.judge(f"/usr/bin/python3 -I -S - {shlex.quote(config)} <<'V3AST_PROGRAM'\n{PROGRAM}\nV3AST_PROGRAM",
-                       timeout=300, network=True)
-    lines = [line for line in result.output.splitlines() if line.startswith("RESULT ")]
-    if result.exit_code != 0 or not lines:
-        raise RuntimeError(f"inspection of the box failed (exit {result.exit_code}): {result.output.strip()[-400:]}")
-    box = program_report(result, "RESULT ")
+    box = program_report(ctx.judge_program(PROGRAM, config, timeout=300, network=True), "RESULT ")
     trusted = next(env for env in box["environments"] if env["environment"] == "login shell: /usr/bin/python3")
     if "failed" in trusted:
         raise RuntimeError(f"the system interpreter under a login shell did not answer: {trusted['failed']}")
