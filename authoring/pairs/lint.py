@@ -89,6 +89,9 @@ def detector_findings(tree: ast.AST) -> list[tuple[int, str]]:
     """What a machine can see of the detector principles (README: "Writing a detector") in a detector's own code;
     programs it hands to `ctx.judge` / `ctx.probe` as text are not its code."""
     found = []
+    probed = {id(argument) for node in ast.walk(tree) if isinstance(node, ast.Call)
+              and isinstance(node.func, ast.Attribute) and node.func.attr == "probe" for argument in node.args}
+    """Programs a probe runs: the probe holds capabilities the agent's processes lack, so they cannot reach it."""
     for node in ast.walk(tree):
         if isinstance(node, ast.Import | ast.ImportFrom):
             names = [alias.name for alias in node.names] + ([node.module] if isinstance(node, ast.ImportFrom) else [])
@@ -103,7 +106,7 @@ def detector_findings(tree: ast.AST) -> list[tuple[int, str]]:
             elif called == "ctx.exec":
                 found.append((node.lineno, "`ctx.exec` is the old name; say `ctx.judge` "
                                            "(or `ctx.probe` for the live system)"))
-        elif isinstance(node, ast.JoinedStr) and program_as_text(node):
+        elif isinstance(node, ast.JoinedStr) and id(node) not in probed and program_as_text(node):
             found.append((node.lineno, "a judge program handed to the shell as text: delivered code it runs can write "
                                        "into its output; run it with `ctx.judge_program(PROGRAM, *args)`"))
         elif isinstance(node, ast.Constant) and isinstance(node.value, str):

@@ -126,6 +126,7 @@ def test_a_judge_program_handed_to_the_shell_as_text_is_flagged(pair_copy):
                               "    ctx.judge(f'/usr/bin/python3 -I -S -c {shlex.quote(PROGRAM)} a')\n"
                               "    ctx.judge(f\"/usr/bin/python3 -I -S - {1} <<'P'\\n{PROGRAM}\\nP\")\n"
                               "    ctx.judge(f'/usr/bin/python3 -I -S -c \"import x\" {PROGRAM}')\n"
-                              "    ctx.judge_program(PROGRAM, 'a')\n")
+                              "    ctx.judge_program(PROGRAM, 'a')\n"
+                              "    ctx.probe(f'/usr/bin/python3 -I -S -c {shlex.quote(PROGRAM)}')\n")
     flagged = [p for p in problems if "handed to the shell as text" in p]
     assert [p.split(": detector principles")[0].rsplit(":", 1)[1] for p in flagged] == ["6", "7"]
