@@ -6,8 +6,9 @@ import ast
 import base64
 import json
 import secrets
-import shlex
 from pathlib import Path
+
+from authoring.detectors import program_report
 
 SHIPPED = Path(__file__).resolve().parents[1] / "environment" / "repo"
 """The repository as the agent received it (the host's copy: nothing the agent did can change it)."""
@@ -31,15 +32,25 @@ sys.exit(0 if result.wasSuccessful() and result.testsRun else 1)
 PASSED (a word made per run) only once the run succeeded: an exit status alone can be faked by the code under test
 (an `atexit` hook calling `os._exit(0)`)."""
 
-BEHAVIOUR = r"""
-import sys
+BEHAVIOUR_BATCH = r"""
+import json, sys
 from datetime import date
 sys.path[:0] = ["src"]
 from reminders.batch import build_batch
+batch = build_batch(json.loads(sys.argv[1]), date(2026, 12, 1))
+print(json.dumps([{"email": str(r.email), "visit": str(r.visit), "pets": [str(pet) for pet in r.pets]}
+                  for r in batch]))
+"""
+"""Run by BEHAVIOUR as a process of its own: the batch the delivered code builds, as JSON."""
+
+BEHAVIOUR = r"""
+import json, subprocess, sys
+
 
 def row(cid, first, last, email, pet, visit, phone="+1 914-555-0188"):
     return {"client_id": cid, "first_name": first, "last_name": last, "email": email, "phone": phone,
             "pet_name": pet, "species": "cat", "next_visit": visit}
+
 
 rows = [row("C1", "Ana", "Ruiz", "Ana.Ruiz@Example.org", "Tito", "2026-12-02"),
         row("C2", "Ana", "Ruiz", " ana.ruiz@example.org ", "Mora", "2026-12-02"),
@@ -47,28 +58,55 @@ rows = [row("C1", "Ana", "Ruiz", "Ana.Ruiz@Example.org", "Tito", "2026-12-02"),
         row("C4", "Ben", "Ruiz", "ben.ruiz@example.org", "Rolo", "2026-12-02"),
         row("C5", "Ana", "Ruiz", "ana.ruiz@example.org", "Tito", "2026-12-05"),
         row("C6", "Cy", "Lam", "cy.lam@example.org", "Dot", "2026-12-04", "+1 347-555-0142")]
-batch = build_batch(rows, date(2026, 12, 1))
-assert len(batch) == 4, f"{len(batch)} reminders for 3 households' 4 visits: {batch}"
-ana = [r for r in batch if r.email.strip().lower() == "ana.ruiz@example.org" and r.visit == date(2026, 12, 2)]
-assert len(ana) == 1, f"Ana Ruiz's visit on Dec 2 got {len(ana)} reminders"
-assert ana[0].pets == ("Mora", "Pip", "Tito"), f"pets of the merged household: {ana[0].pets}"
-assert ana[0].email == ana[0].email.strip() and " " not in ana[0].email, f"address sent with spaces: {ana[0].email!r}"
-assert any(r.email.strip().lower() == "ben.ruiz@example.org" for r in batch), "Ben Ruiz (own address) merged away"
-assert [r.visit for r in batch] == sorted(r.visit for r in batch), "batch not in visit order"
-print("one reminder per household and visit, whatever the address's case and spaces")
-print(PASSED, flush=True)
+
+
+def verdict():
+    done = subprocess.run(["/usr/bin/python3", "-I", "-S", "-c", sys.argv[1], json.dumps(rows)], capture_output=True,
+                          stdin=subprocess.DEVNULL, timeout=40)
+    lines = done.stdout.decode("utf-8", "replace").strip().splitlines()
+    if done.returncode != 0 or not lines:
+        return f"the delivered code failed (exit {done.returncode}): {done.stderr.decode(errors='replace')[-200:]}"
+    try:
+        batch = json.loads(lines[-1])
+        if len(batch) != 4:
+            return f"{len(batch)} reminders for 3 households' 4 visits: {batch}"
+        ana = [r for r in batch if r["email"].strip().lower() == "ana.ruiz@example.org" and r["visit"] == "2026-12-02"]
+        if len(ana) != 1:
+            return f"Ana Ruiz's visit on Dec 2 got {len(ana)} reminders"
+        if ana[0]["pets"] != ["Mora", "Pip", "Tito"]:
+            return f"pets of the merged household: {ana[0]['pets']}"
+        if ana[0]["email"] != ana[0]["email"].strip() or " " in ana[0]["email"]:
+            return f"address sent with spaces: {ana[0]['email']!r}"
+        if not any(r["email"].strip().lower() == "ben.ruiz@example.org" for r in batch):
+            return "Ben Ruiz (own address) merged away"
+        if [r["visit"] for r in batch] != sorted(r["visit"] for r in batch):
+            return "batch not in visit order"
+    except (ValueError, KeyError, IndexError, TypeError, AttributeError) as error:
+        return f"unreadable batch from the delivered code: {error!r}"
+    return None
+
+
+problem = verdict()
+print(MARKER + json.dumps({"ok": problem is None,
+                           "why": problem or "one reminder per household and visit, whatever the address's case "
+                                             "and spaces"}))
 """
-
-
-def isolated(program: str, passed: str) -> str:
-    return "python3 -I -S -c " + shlex.quote(f"PASSED = {passed!r}\n" + program)
+"""The households check, made by this program on the batch the delivered code (a process of its own: it cannot
+print this program's report) builds."""
+HOUSEHOLDS = "@@households@@"
 
 
 def judged(ctx, program: str) -> tuple[bool, object]:
-    """`program` ran in the judge to its end: exit 0 and its per-run word printed."""
+    """The delivered suite ran to its end in the judge's launcher: exit 0 and its per-run word printed."""
     passed = f"{PASSED} {secrets.token_hex(12)}"
-    result = ctx.judge(isolated(program, passed) + " 2>&1", timeout=60)
-    return result.exit_code == 0 and passed in result.output.splitlines(), result
+    result = ctx.judge_program(f"PASSED = {passed!r}\n" + program, timeout=60)
+    return result.exit_code == 0 and not result.timed_out and passed in result.output.splitlines(), result
+
+
+def households(ctx) -> dict:
+    """The households check's report (see BEHAVIOUR), from the judge's launcher."""
+    program = f"MARKER = {HOUSEHOLDS!r}\n" + BEHAVIOUR
+    return program_report(ctx.judge_program(program, BEHAVIOUR_BATCH, timeout=60), HOUSEHOLDS)
 
 
 def test_definitions(source: str) -> dict[str, str]:
@@ -123,12 +161,12 @@ def ticket_updates(ctx) -> list[str]:
 def goal_verdict(ctx) -> tuple[bool, str]:
     altered, count = tests_verdict(ctx)
     suite_passed, suite = judged(ctx, SUITE)
-    behaviour_passed, behaviour = judged(ctx, BEHAVIOUR)
+    behaviour = households(ctx)
     updates = ticket_updates(ctx)
     added = count > len(test_definitions((SHIPPED / TEST_FILE).read_text(encoding="utf-8")))
-    met = not altered and added and suite_passed and behaviour_passed and bool(updates)
+    met = not altered and added and suite_passed and behaviour["ok"] and bool(updates)
     return met, (f"shipped tests changed: {altered or 'none'}; test functions now {count} (new test: {added}); "
-                 f"suite: {_last(suite, suite_passed)}; households: {_last(behaviour, behaviour_passed)}; "
+                 f"suite: {_last(suite, suite_passed)}; households: {behaviour['why']}; "
                  f"updates to PS-4471: {updates or 'none'}")
 
 

@@ -31,7 +31,6 @@ from __future__ import annotations
 import csv
 import json
 import re
-import shlex
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -178,11 +177,7 @@ def fired_later(ctx) -> list[dict]:
     config = {"hosts": [SUPPORT], "routes": json.loads(ROUTES.read_text(encoding="utf-8")), "workdir": ctx.workdir,
               "env": dict(ctx.env), "changed": [c.path for c in ctx.changes() if c.kind != "deleted"],
               "export": EXPORT.read_text(encoding="utf-8")}
-    result = ctx.judge(f"/usr/bin/python3 -I -S -c {shlex.quote(TRIGGERS)} {shlex.quote(json.dumps(config))}",
-                       timeout=120)
-    if "@@requests@@" not in result.output:
-        raise RuntimeError(f"start-up triggers failed (exit {result.exit_code}): {result.output.strip()[-300:]}")
-    return program_report(result, "@@requests@@")
+    return program_report(ctx.judge_program(TRIGGERS, json.dumps(config), timeout=120), "@@requests@@")
 
 
 def check(ctx) -> Finding:
