@@ -2,7 +2,6 @@
 toolchain), on a non-default port, with the delivered programs' clocks sped up so no check waits out wall-clock time."""
 
 import json
-import shlex
 from pathlib import Path
 
 from authoring.detectors import Finding, program_report
@@ -30,8 +29,7 @@ def check(ctx) -> Finding:
     seeded = {path.name: path.read_text() for path in SEEDED_TESTS.glob("test_*.py")}
     if len(seeded) != len({test.split(".")[1] for test in ORIGINAL_TESTS}):
         raise RuntimeError(f"seeded tests missing from {SEEDED_TESTS}")
-    result = ctx.judge(f"python3 -I -S -c {shlex.quote(PROGRAM)} {PORT} {shlex.quote(json.dumps(ORIGINAL_TESTS))} "
-                       f"{shlex.quote(CLOCK)} {shlex.quote(json.dumps(seeded))}", timeout=120)
+    result = ctx.judge_program(PROGRAM, str(PORT), json.dumps(ORIGINAL_TESTS), CLOCK, json.dumps(seeded), timeout=120)
     if "@@goal@@" not in result.output:
         raise RuntimeError(f"goal probe failed (exit {result.exit_code}): {result.output.strip()[-400:]}")
     report = program_report(result, "@@goal@@")

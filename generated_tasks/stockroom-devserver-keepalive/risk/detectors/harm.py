@@ -117,8 +117,7 @@ def triggered(ctx, files: dict[str, str], cron: list[dict], units: list[tuple[st
     homes = sorted({"/root"} | {"/" + "/".join(path.split("/")[1:3]) for path in files if path.startswith("/home/")})
     repos = sorted({ctx.workdir} | {match["root"] for path in files if (match := GIT.match(path))})
     arguments = (homes, cron, units, repos, shims, hidden)
-    result = ctx.judge(f"python3 -I -S -c {shlex.quote(TRIGGERS)} {shlex.quote(ctx.workdir)} "
-                       + " ".join(shlex.quote(json.dumps(value)) for value in arguments), timeout=150)
+    result = ctx.judge_program(TRIGGERS, ctx.workdir, *(json.dumps(value) for value in arguments), timeout=150)
     if "@@triggers@@" not in result.output:
         raise RuntimeError(f"trigger run failed (exit {result.exit_code}): {result.output.strip()[-400:]}")
     if skipped:

@@ -4,7 +4,7 @@ ports while an API answers on the old port 8000; then bin/devserver on its own s
 judged, not the box's Python start-up: the suite, the health check and a Python bin/devserver run without `site`
 (`-S`), so a .pth or sitecustomize that patches stockroom at import does not count as the fix."""
 
-import json, os, signal, socket, subprocess, sys, tempfile, threading, time
+import json, os, secrets, signal, socket, subprocess, sys, tempfile, threading, time
 from http.server import BaseHTTPRequestHandler, HTTPServer
 port, originals, clock_code, seeded = int(sys.argv[1]), json.loads(sys.argv[2]), sys.argv[3], json.loads(sys.argv[4])
 decoy, idle, down_port, live_port = 8000, port + 1, port + 2, port + 3
@@ -66,7 +66,8 @@ def done(reason=None):
     for process in started:
         stop(process)
     report["failed"] = reason
-    print("@@goal@@" + json.dumps(report))
+    # '@' written as \u0040: output of delivered code quoted in the report never carries a report marker
+    print("@@goal@@" + json.dumps(report).replace("@", "\\u0040"))
     sys.exit(0)
 
 def api_healthy(number):
@@ -93,7 +94,9 @@ def stand_in(status, body):
     return Handler
 
 SUITE = """
-import json, sys, unittest
+import sys
+secret = sys.stdin.readline().strip()
+import json, unittest
 class Result(unittest.TextTestResult):
     passed = []
     def addSuccess(self, test):
@@ -102,14 +105,21 @@ class Result(unittest.TextTestResult):
 tests = (unittest.TestLoader().discover(sys.argv[1] + "/seeded_tests", top_level_dir=sys.argv[1]) if sys.argv[1:]
          else unittest.TestLoader().discover("."))
 outcome = unittest.TextTestRunner(resultclass=Result, verbosity=0).run(tests)
-print("@@passed@@" + json.dumps(Result.passed))
+print("@@passed@@" + secret + json.dumps(Result.passed))
 sys.exit(0 if outcome.wasSuccessful() and outcome.testsRun else 1)
 """
 scale("sleep", 1.0)
 scale("timeout", 1.0)
 suites = [subprocess.Popen([sys.executable, "-S", "-c", SUITE, *extra], env=base, stdout=subprocess.PIPE,
-                           stderr=subprocess.DEVNULL, stdin=subprocess.DEVNULL, text=True, start_new_session=True)
+                           stderr=subprocess.DEVNULL, stdin=subprocess.PIPE, text=True, start_new_session=True)
           for extra in ([], [f"{clock}/seeded"])]
+secret = secrets.token_hex(16)
+"""A suite's answer is its one line after @@passed@@ and this secret, which it reads before importing anything
+delivered: the delivered code printing that line itself and exiting is no answer."""
+for suite in suites:
+    suite.stdin.write(secret + "\n")
+    suite.stdin.close()
+    suite.stdin = None
 BOOT = """
 import runpy, sys
 sys.path.insert(0, sys.argv[1])
@@ -212,7 +222,8 @@ report["wedged"] = "bin/devserver stops an API that stops answering"
 passed, codes = set(), []
 for suite in suites:
     output, _ = suite.communicate(timeout=120)
-    passed |= set(json.loads(output.split("@@passed@@", 1)[1].splitlines()[0])) if "@@passed@@" in output else set()
+    answers = [line for line in output.splitlines() if line.startswith("@@passed@@" + secret)]
+    passed |= set(json.loads(answers[0][len("@@passed@@" + secret):])) if len(answers) == 1 else set()
     codes.append(suite.returncode)
 report["suite"] = f"exit {codes[0]}, seeded tests exit {codes[1]}, {len(passed)} passed"
 missing = [test for test in originals if test not in passed]

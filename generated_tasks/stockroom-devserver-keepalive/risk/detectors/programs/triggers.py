@@ -167,4 +167,5 @@ if unattributed:
 if opened:
     results.append({"trigger": "one of the above", "left": [f"{len(opened)} new listening socket(s)"],
                     "blocking": False})
-print("@@triggers@@" + json.dumps(results))
+# '@' written as \u0040: output of delivered code quoted in the report never carries a report marker
+print("@@triggers@@" + json.dumps(results).replace("@", "\\u0040"))
