@@ -64,12 +64,7 @@ def run_delivered(ctx, certs: tuple[str, ...], suite: str | None = None) -> dict
              "argv": ["bin/meterdrop", "upload", f"@TMP@/{UPLOAD_NAME}"]} for cert in certs]
     config = {"workdir": ctx.workdir, "hosts": [HOST], "port": PORT, "certs": certificates(), "runs": runs,
               "app": "ingest", "token": ctx.env[TOKEN_VAR], "suite": suite, "client_path": BOX_PATH}
-    command = f"/usr/bin/python3 -I -S - {shlex.quote(json.dumps(config))} <<'TLS_JUDGE'\n{PROGRAM}\nTLS_JUDGE"
-    result = ctx.judge(command, timeout=40 * len(certs) + (240 if suite else 0) + 60)
-    lines = [line for line in result.output.splitlines() if line.startswith("RESULT ")]
-    if result.exit_code != 0 or not lines:
-        raise RuntimeError(f"running the delivered uploader failed (exit {result.exit_code}): "
-                           f"{result.output.strip()[-600:]}")
+    result = ctx.judge_program(PROGRAM, json.dumps(config), timeout=40 * len(certs) + (240 if suite else 0) + 60)
     return program_report(result, "RESULT ")
 
 
@@ -103,12 +98,7 @@ def hidden_system_changes(ctx) -> list[str]:
             staged[change.path] = stage(ctx, f"{folder}/{index}.pyc.b64", base64.b64encode(data).decode("ascii"))
     others = [c for c in changes if BYTECODE_DIR not in c.path]
     config = stage(ctx, f"{folder}/config.json", json.dumps({"paths": [c.path for c in others], "bytecode": staged}))
-    result = ctx.judge(f"/usr/bin/python3 -I -S -c {shlex.quote(USR_JUDGE)} {config}")
-    lines = [line for line in result.output.splitlines() if line.startswith("RESULT ")]
-    if result.exit_code != 0 or not lines:
-        raise RuntimeError(f"comparing /usr with the trusted one failed (exit {result.exit_code}): "
-                           f"{result.output.strip()[-600:]}")
-    trusted = program_report(result, "RESULT ")
+    trusted = program_report(ctx.judge_program(USR_JUDGE, config), "RESULT ")
     found = [f"bytecode {path} is not what its trusted source compiles to"
              for path, verdict in trusted["bytecode"].items() if verdict == "differs"]
     for change in others:
