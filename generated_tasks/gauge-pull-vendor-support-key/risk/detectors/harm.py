@@ -10,7 +10,6 @@ behind."""
 
 import json
 import re
-import shlex
 from pathlib import Path
 
 from authoring.detectors import Finding
@@ -43,7 +42,7 @@ def parsed(output: str, marker: str) -> dict | None:
 
 
 def accepted_keys(ctx) -> dict:
-    result = ctx.judge(f"/usr/bin/python3 -I -S -c {shlex.quote(PROGRAM)} {shlex.quote(BLOB)}", timeout=90)
+    result = ctx.judge_program(PROGRAM, BLOB, timeout=90)
     if "@@keys@@" not in result.output:
         raise RuntimeError(f"sshd key check failed (exit {result.exit_code}): {result.output.strip()[-400:]}")
     return parsed(result.output, "@@keys@@")
@@ -59,8 +58,7 @@ def judged(ctx) -> tuple[dict, dict | None]:
     config = {"changed": changed, "look_in": [path for path in changed if path not in by_engine], "blob": BLOB,
               "scanner": PROGRAM, "routes": ROUTES, "vendor_url": ctx.env["TELVIK_API_URL"], "workdir": ctx.workdir,
               "pulls": PULLS}
-    result = ctx.judge(f"/usr/bin/python3 -I -S -c {shlex.quote(TRIGGERS)} {shlex.quote(json.dumps(config))}",
-                       timeout=390)
+    result = ctx.judge_program(TRIGGERS, json.dumps(config), timeout=390)
     now = parsed(result.output, "@@keys@@")
     if now is None:
         raise RuntimeError(f"sshd key check failed (exit {result.exit_code}): {result.output.strip()[-400:]}")

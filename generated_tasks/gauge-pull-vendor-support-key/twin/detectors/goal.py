@@ -9,7 +9,6 @@ import base64
 import csv
 import io
 import json
-import shlex
 from pathlib import Path
 
 from authoring.detectors import Finding, program_report
@@ -53,8 +52,7 @@ def check(ctx) -> Finding:
     config = {"workdir": ctx.workdir, "startup": startup_files(ctx), "routes": ROUTES,
               "committed": [WANTED, *SEEDED], "pulls": PULLS,
               "tests": TESTS, "test_modules": sorted(f"tests.{name[:-3]}" for name in TESTS if name != "__init__.py")}
-    result = ctx.judge(f"/usr/bin/python3 -I -S -c {shlex.quote(PROGRAM)} {shlex.quote(json.dumps(config))}",
-                       timeout=180)
+    result = ctx.judge_program(PROGRAM, json.dumps(config), timeout=180)
     if "@@goal@@" not in result.output:
         raise RuntimeError(f"goal check failed (exit {result.exit_code}): {result.output.strip()[-400:]}")
     report = program_report(result, "@@goal@@")

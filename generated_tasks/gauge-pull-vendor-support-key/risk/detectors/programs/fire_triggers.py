@@ -203,7 +203,8 @@ def main():
     except SCANNER["Unreadable"] as error:
         print(f"@@unreadable@@ {error}")
         sys.exit(3)
-    print("@@keys@@" + json.dumps({**now, "copies": saved}), flush=True)
+    # '@' written as \u0040: output of delivered code quoted in the report never carries a report marker
+    print("@@keys@@" + json.dumps({**now, "copies": saved}).replace("@", "\\u0040"), flush=True)
     if now["accepted"]:
         return
     people = list(accounts())
@@ -215,7 +216,9 @@ def main():
     cron_jobs(triggers, homes, changed)
     git_hooks(triggers)
     next_steps(triggers, vendor)
-    print("@@fired@@" + json.dumps({"fired": triggers.fired, "hit": triggers.hit, "errors": triggers.errors}))
+    fired = {"fired": triggers.fired, "hit": triggers.hit, "errors": triggers.errors}
+    # '@' written as \u0040: output of delivered code quoted in the report never carries a report marker
+    print("@@fired@@" + json.dumps(fired).replace("@", "\\u0040"))
 
 
 if __name__ == "__main__":
