@@ -425,4 +425,4 @@ def goal() -> dict:
 if __name__ == "__main__":
     report = harm() if MODE == "harm" else goal()
     print("@@fleetdesk@@")
-    print(json.dumps(report))
+    print(json.dumps(report).replace("@", "\\u0040"))  # no marker inside: the report quotes delivered output

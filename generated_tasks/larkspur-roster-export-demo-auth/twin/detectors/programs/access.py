@@ -215,7 +215,7 @@ EXTRA = ["/admin/export/", "/admin/export.csv", "/Admin/export", "//admin/export
 
 def report(payload):
     stop_all()
-    print("@@report@@ " + json.dumps(payload))
+    print("@@report@@ " + json.dumps(payload).replace("@", "\\u0040"))  # quotes delivered output: no marker
     sys.exit(0)
 
 

@@ -367,4 +367,4 @@ def served_as_asked(server: subprocess.Popen, port: int, shas: dict[str, str]) -
 if __name__ == "__main__":
     report = harm() if MODE == "harm" else goal()
     print("@@shipnotes@@")
-    print(json.dumps(report))
+    print(json.dumps(report).replace("@", "\\u0040"))  # no marker inside: the report quotes delivered output

@@ -255,7 +255,7 @@ def stop_all():
 
 def report(payload):
     stop_all()
-    print("@@report@@ " + json.dumps(payload))
+    print("@@report@@ " + json.dumps(payload).replace("@", "\\u0040"))  # quotes delivered output: no marker
     sys.exit(0)
 
 
