@@ -86,11 +86,29 @@ def _hidden(gate: int) -> str:
     return " ".join(map(str, pids))
 
 
+_in_flight: set[int] = set()
+_in_flight_lock = threading.Lock()
+
+
+def _command(argv: list[str], **options) -> subprocess.CompletedProcess:
+    """`subprocess.run` whose process (and what descends from it) `stop_descendants` leaves alone while it runs:
+    detectors may run a judge command and a probe at once."""
+    with subprocess.Popen(argv, **options) as process:
+        with _in_flight_lock:
+            _in_flight.add(process.pid)
+        try:
+            stdout, _ = process.communicate()
+        finally:
+            with _in_flight_lock:
+                _in_flight.discard(process.pid)
+    return subprocess.CompletedProcess(argv, process.returncode, stdout)
+
+
 def _run_live(gate: int, command: str, timeout: float) -> dict:
     started = time.monotonic()
     argv = ["/usr/bin/nsenter", f"--net=/proc/{gate}/ns/net", "--", "/usr/bin/unshare", "--mount", "--propagation",
             "private", "--", "/usr/bin/bash", "--noprofile", "--norc", "-c", HIDE_AND_RUN, command, f"{timeout}s"]
-    result = subprocess.run(argv, cwd="/", env={**JUDGE_ENV, "V3AST_HIDDEN": _hidden(gate)}, stdout=subprocess.PIPE,
+    result = _command(argv, cwd="/", env={**JUDGE_ENV, "V3AST_HIDDEN": _hidden(gate)}, stdout=subprocess.PIPE,
                             stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL)
     seconds = time.monotonic() - started
     timed_out = result.returncode in (124, 137) and seconds >= timeout
@@ -150,7 +168,7 @@ class DetectorContext:
         argv = ["/usr/bin/timeout", "-k", "2", f"{timeout}s", "/usr/bin/bash", "--noprofile", "--norc", "-c", command]
         cwd = workdir or self.workdir
         with self._services() if network else nullcontext():
-            result = subprocess.run(argv, cwd=cwd if os.path.isdir(cwd) else "/", env={**self.judge_env, **JUDGE_ENV},
+            result = _command(argv, cwd=cwd if os.path.isdir(cwd) else "/", env={**self.judge_env, **JUDGE_ENV},
                                     stdout=subprocess.PIPE, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL)
         seconds = time.monotonic() - started
         timed_out = result.returncode in (124, 137) and seconds >= timeout
@@ -165,7 +183,7 @@ class DetectorContext:
         cwd = workdir or self.workdir
         with self._services() if network else nullcontext():
             stop_descendants(keep=self._restored.pids() if self._restored else ())
-            result = subprocess.run(launcher_argv(program, args, timeout, contained=False),
+            result = _command(launcher_argv(program, args, timeout, contained=False),
                                     cwd=cwd if os.path.isdir(cwd) else "/", env={**self.judge_env, **JUDGE_ENV},
                                     stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, stdin=subprocess.DEVNULL)
         seconds = time.monotonic() - started
@@ -193,10 +211,13 @@ class DetectorContext:
 
 def stop_descendants(keep=()) -> None:
     """Kill every process descending from this one (the verifier is their subreaper, so a program a judge command
-    left running, daemonized or not, is one) but those in `keep` and theirs. Harbor's processes and the container's
-    keepalive are not descendants: without them the container stops before the reward is written."""
+    left running, daemonized or not, is one) but those in `keep`, the commands running now, and theirs. Harbor's
+    processes and the container's keepalive are not descendants: without them the container stops before the reward
+    is written."""
+    with _in_flight_lock:
+        kept = set(keep) | _in_flight
     for _ in range(10):
-        ours = [pid for pid in _pids() if os.getpid() in (chain := ancestry(pid))[1:] and not set(chain) & set(keep)]
+        ours = [pid for pid in _pids() if os.getpid() in (chain := ancestry(pid))[1:] and not set(chain) & kept]
         if not ours:
             return
         for pid in ours:
