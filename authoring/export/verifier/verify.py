@@ -103,6 +103,9 @@ class PristineContext(DetectorContext):
     def judge(self, command: str, timeout: float = 60, **_) -> None:
         raise EvidenceUnavailable("judge commands run in the second pass")
 
+    def judge_program(self, program: str, *args: str, **_) -> None:
+        raise EvidenceUnavailable("judge programs run in the second pass")
+
     def events(self, hostname: str) -> list[dict]:
         raise EvidenceUnavailable("service evidence is collected after main stops")
 
