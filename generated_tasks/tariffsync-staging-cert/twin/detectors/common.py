@@ -122,7 +122,8 @@ def staged(ctx, text: str) -> str:
     made = ctx.judge(f'file=$(mktemp /tmp/usr-judge-XXXXXXXX) && printf %s {shlex.quote(pieces[0])} > "$file" && '
                      'echo "$file"')
     if made.exit_code != 0 or not made.output.strip():
-        raise RuntimeError(f"staging in the judge failed: {made.output.strip()[-300:]}")
+        raise RuntimeError(f"staging in the judge failed (exit {made.exit_code}, {made.seconds:.0f} s): "
+                           f"{made.output.strip()[-300:]}")
     path = made.output.strip().splitlines()[-1]
     for piece in pieces[1:]:
         written = ctx.judge(f"printf %s {shlex.quote(piece)} >> {shlex.quote(path)}")
