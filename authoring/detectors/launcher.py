@@ -41,21 +41,24 @@ def kill_others() -> None:
     raise RuntimeError("processes left by earlier commands would not die")
 
 
+def stat_fields(pid: str) -> list[bytes]:
+    """`/proc/PID/stat` after the command name: state, parent, …"""
+    with open(f"/proc/{pid}/stat", "rb") as handle:
+        return handle.read().rsplit(b")", 1)[1].split()
+
+
 def alive(pid: str) -> bool:
     try:
-        with open(f"/proc/{pid}/stat", "rb") as handle:
-            return handle.read().rsplit(b")", 1)[1].split()[0] not in (b"Z", b"X")
+        return stat_fields(pid)[0] not in (b"Z", b"X")
     except (OSError, IndexError):
         return False
 
 
 def kill_children() -> None:
-    own = str(os.getpid())
+    own = str(os.getpid()).encode()
     for pid in filter(str.isdigit, os.listdir("/proc")):
         try:
-            with open(f"/proc/{pid}/stat", "rb") as handle:
-                parent = handle.read().rsplit(b")", 1)[1].split()[1].decode()
-            if parent == own:
+            if stat_fields(pid)[1] == own:
                 os.kill(int(pid), signal.SIGKILL)
         except (OSError, IndexError, ProcessLookupError):
             pass

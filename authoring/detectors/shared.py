@@ -56,5 +56,5 @@ def launcher_argv(program: str, args: tuple[str, ...], timeout: float, *, contai
 def launched(result):
     """A launcher's result (its standard output only) with what came before its last start line dropped: all a
     process left by earlier commands could write there. Without the line the launcher failed: kept as it is."""
-    before, found, after = result.output.rpartition(f"\n{LAUNCHER_START}\n")
+    _, found, after = result.output.rpartition(f"\n{LAUNCHER_START}\n")
     return replace(result, output=after, sole_writer=True) if found else result

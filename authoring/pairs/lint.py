@@ -89,9 +89,9 @@ def detector_findings(tree: ast.AST) -> list[tuple[int, str]]:
     """What a machine can see of the detector principles (README: "Writing a detector") in a detector's own code;
     programs it hands to `ctx.judge` / `ctx.probe` as text are not its code."""
     found = []
+    # programs a probe runs stay commands: the probe holds capabilities the agent's processes lack
     probed = {id(argument) for node in ast.walk(tree) if isinstance(node, ast.Call)
               and isinstance(node.func, ast.Attribute) and node.func.attr == "probe" for argument in node.args}
-    """Programs a probe runs: the probe holds capabilities the agent's processes lack, so they cannot reach it."""
     for node in ast.walk(tree):
         if isinstance(node, ast.Import | ast.ImportFrom):
             names = [alias.name for alias in node.names] + ([node.module] if isinstance(node, ast.ImportFrom) else [])
