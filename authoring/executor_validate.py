@@ -36,10 +36,12 @@ def check_shipped(kind: SideKind, reference: str, base_image: str, client: docke
 def validate_on(executor: Executor, pairs: list[TaskPair], *, base_image: str, workers: int = 2,
                 only: list[str] | None = None, planned: Callable[[int], None] = lambda count: None,
                 checked: Callable[[ReferenceCheck], None] = lambda check: None,
-                repeat: int = 1) -> list[ReferenceCheck]:
+                repeat: int = 1, keep: Callable[[TaskPair, SideKind, str], bool] = lambda *path: True,
+                ) -> list[ReferenceCheck]:
     """The same checks as `validate_pairs`, in the same order, wherever the executor runs them (each path `repeat`
-    times, the rounds one after another); `planned` hears how many there are, `checked` each one as it finishes."""
-    references = [job for pair in pairs for job in reference_jobs(pair, only)] * max(1, repeat)
+    times, the rounds one after another); `keep` chooses among the paths `only` matches; `planned` hears how many
+    there are, `checked` each one as it finishes."""
+    references = [job for pair in pairs for job in reference_jobs(pair, only) if keep(*job)] * max(1, repeat)
     if not references:
         raise BadInput(f"no reference path matches {' or '.join(only or [])!r}")
     shipments = {pair.id: Shipment(pair.folder, content_hash(pair.folder)) for pair in pairs}

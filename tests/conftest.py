@@ -9,6 +9,13 @@ prepare_agent_environment()
 os.environ.setdefault("MSWEA_COST_TRACKING", "ignore_errors")
 
 
+def pytest_addoption(parser):
+    parser.addoption("--oracle", choices=["auto", "default", "changed", "all", "smoke", "none"], default=None,
+                     help="Which reference paths run as oracle items: default = those without a matching receipt, "
+                     "the smoke set and today's rotating sample; auto (the default) = default, or every item that "
+                     "-k, --lf or a node id picked. $V3AST_ORACLE sets it too.")
+
+
 @pytest.fixture(scope="session")
 def docker_client():
     """A live Docker client; missing Docker is a skip locally and a failure under CI=true."""

@@ -13,6 +13,7 @@ from authoring.cli.common import print_rows, progress_bar, project, store
 from authoring.executor import EXECUTOR_HELP
 from authoring.pairs.format import TaskPair, list_pairs, load_pair, load_pairs, rehash
 from authoring.pairs.lint import lint_pair, side_size
+from authoring.pairs.receipts import ReceiptFiler
 from authoring.pairs.render import render_scaffold
 from authoring.pairs.twin_diff import same_services, twin_differences
 
@@ -133,19 +134,36 @@ def validate(
     repeat: Annotated[int, typer.Option(
         "--repeat", min=1, help="Run each reference path this many times and name every path whose outcome "
         "changed between runs (a race in the pair or its detectors).")] = 1,
+    changed: Annotated[bool, typer.Option(
+        "--changed", help="Run only paths without a matching receipt (pair, judging code or path changed since "
+        "their last run, or it failed).")] = False,
 ) -> None:
-    """Run every reference path of each pair and check it yields its expected outcome."""
+    """Run every reference path of each pair and check it yields its expected outcome; each run files a receipt
+    in generated_tasks/.receipts/."""
     from authoring.executor import open_executor
     from authoring.executor_validate import unstable_paths, validate_on
+    from authoring.pairs.oracle_set import plan_paths, plan_summary
+    from authoring.pairs.validate import reference_jobs
     from authoring.sandbox.base_image import BASE_IMAGE
     from authoring.sandbox.daemon import connect
 
     pairs = selected_pairs(pair_ids, every)
+    keep = lambda pair, kind, reference: True  # noqa: E731
+    if changed:
+        stale = {(p.pair.id, p.side, p.reference): p for p in plan_paths(pairs, "changed")}
+        matched = [(pair.id, kind, reference) for pair in pairs for _, kind, reference in reference_jobs(pair, only)]
+        console.print(plan_summary([stale[path] for path in matched if path in stale], len(matched))
+                      + " without a matching receipt", highlight=False)
+        if not stale.keys() & set(matched):
+            return
+        keep = lambda pair, kind, reference: (pair.id, kind, reference) in stale  # noqa: E731
     client = connect()
     runner = open_executor(executor, client, BASE_IMAGE, lambda line: console.print(line, highlight=False))
+    receipts = ReceiptFiler(pairs, lambda line: console.print(f"[yellow]{escape(line)}[/yellow]", highlight=False))
     with ValidationProgress() as progress:
-        checks = validate_on(runner, pairs, base_image=BASE_IMAGE, workers=workers, only=only,
-                             planned=progress.planned, checked=progress.checked, repeat=repeat)
+        checks = validate_on(runner, pairs, base_image=BASE_IMAGE, workers=workers, only=only, keep=keep,
+                             planned=progress.planned, checked=lambda check: (progress.checked(check),
+                                                                               receipts.file(check)), repeat=repeat)
     header = ("pair", "side", "reference", "expected", "observed", "", "seconds", "note")
     rows = [(c.pair_id, str(c.side), c.reference, str(c.expected), str(c.observed or "error"),
              "ok" if c.passed else "FAIL", f"{c.run.seconds:.1f}" if c.run else "-", c.note) for c in checks]

@@ -69,6 +69,12 @@ CMD ["bash"]
 Method = Literal["existing", "pull", "debootstrap"]
 
 
+def base_recipe() -> str:
+    """What the base image is made of, in words that are the same on every machine (its image id is not: a
+    debootstrap build differs in timestamps from one machine to the next)."""
+    return "\n".join([BASE_IMAGE, SUITE, " ".join(PACKAGES), DOCKERFILE])
+
+
 @dataclass
 class BaseImageReport:
     tag: str

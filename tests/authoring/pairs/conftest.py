@@ -1,12 +1,16 @@
 import os
 import shutil
+import statistics
 import tempfile
+import time
 from pathlib import Path
 
 import pytest
 
-from authoring.pairs.format import load_pair, rehash
+from authoring.pairs.format import load_pair, load_pairs, rehash
+from authoring.pairs.oracle_set import plan_paths, plan_summary
 
+from .failure_classes import ALWAYS_RUN
 from .oracle_run import SHIPPED, OracleRun
 
 
@@ -27,23 +31,50 @@ def reload(folder: Path):
     return load_pair(folder)
 
 
-SHIPPED_TIMES = pytest.StashKey[tuple[float, int, list]]()
 ORACLE_RUN = pytest.StashKey[OracleRun]()
-ORACLE_FIXTURE = "shipped_checks"
+ORACLE_PLAN = pytest.StashKey[dict]()
+ORACLE_MARK = "oracle"
 
 
-def pytest_collection_modifyitems(items):
-    """Tests that read the oracle validation go last, so the rest of the session runs while it does."""
-    items.sort(key=lambda item: ORACLE_FIXTURE in getattr(item, "fixturenames", ()))
+def oracle_selection(config) -> str:
+    """`--oracle` (or $V3AST_ORACLE); `auto` runs every oracle item a `-k`, `--lf` or node id picked, else the
+    default set."""
+    chosen = config.getoption("oracle") or os.environ.get("V3AST_ORACLE", "auto")
+    if chosen != "auto":
+        return chosen
+    narrowed = config.option.keyword or config.option.lf or any("::" in arg for arg in config.args)
+    return "all" if narrowed else "default"
 
 
-def pytest_collection_finish(session):
-    if session.config.option.collectonly or not any(
-            ORACLE_FIXTURE in getattr(item, "fixturenames", ()) for item in session.items):
+@pytest.hookimpl(trylast=True)
+def pytest_collection_modifyitems(config, items):
+    """Oracle items the selection leaves out are deselected; those kept go last, in the order their process runs
+    them, so the rest of the session runs while it does."""
+    oracle = [item for item in items if item.get_closest_marker(ORACLE_MARK)]
+    if not oracle:
         return
-    folder = Path(tempfile.mkdtemp(prefix="v3ast-oracle-"))
+    selection = oracle_selection(config)
+    by_path = {item.callspec.params["path"]: item for item in oracle}
+    planned = [] if selection == "none" else plan_paths(
+        load_pairs(SHIPPED, sorted({pair for pair, _, _ in by_path})), "all" if selection == "all" else selection,
+        always=ALWAYS_RUN)
+    kept = [p for p in planned if (p.pair.id, str(p.side), p.reference) in by_path]
+    paths = [(p.pair.id, str(p.side), p.reference) for p in kept]
+    if dropped := [item for path, item in by_path.items() if path not in set(paths)]:
+        config.hook.pytest_deselected(items=dropped)
+    items[:] = [item for item in items if not item.get_closest_marker(ORACLE_MARK)] + [by_path[p] for p in paths]
+    config.stash[ORACLE_PLAN] = {"selection": selection, "paths": paths, "summary": plan_summary(kept, len(oracle))}
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_runtestloop(session):
+    """The oracle items' process starts with the test loop (not at collection), running exactly the kept items."""
+    plan = session.config.stash.get(ORACLE_PLAN, None)
+    if session.config.option.collectonly or not plan or not plan["paths"]:
+        return
     workers = int(os.environ.get("V3AST_VALIDATE_WORKERS", "3"))  # runs mostly wait on the engine: 3 fill 2 cores
-    session.config.stash[ORACLE_RUN] = OracleRun(folder, workers)
+    session.config.stash[ORACLE_RUN] = OracleRun(Path(tempfile.mkdtemp(prefix="v3ast-oracle-")), plan["paths"],
+                                                 workers)
 
 
 def pytest_unconfigure(config):
@@ -52,40 +83,38 @@ def pytest_unconfigure(config):
 
 
 @pytest.fixture(scope="session")
-def shipped_checks(docker_client, base_image, pytestconfig):
-    """Every reference path of every shipped pair, run once per test session through the real runner (in its own
-    process, started when collection ended: see oracle_run.py)."""
-    oracle = pytestconfig.stash.get(ORACLE_RUN, None)
-    if oracle is None:
-        oracle = pytestconfig.stash[ORACLE_RUN] = OracleRun(Path(tempfile.mkdtemp(prefix="v3ast-oracle-")), 3)
-    try:
-        wall, checks = oracle.result(timeout=3500)
-    except RuntimeError as error:
-        pytest.fail(str(error))
-    pytestconfig.stash[SHIPPED_TIMES] = (wall, oracle.workers, checks)
-    return checks
+def oracle(docker_client, base_image, pytestconfig) -> OracleRun:
+    """The session's oracle process: `oracle.result(path, timeout)` waits for one path's result."""
+    if ORACLE_RUN not in pytestconfig.stash:
+        pytest.fail("the oracle process did not start (is this item deselected by the oracle selection?)")
+    return pytestconfig.stash[ORACLE_RUN]
 
 
 def pytest_terminal_summary(terminalreporter, config):
-    """Where the oracle validation's time went (printed, never asserted: speed is measured by benchmarks/)."""
-    if SHIPPED_TIMES not in config.stash:
+    """What the oracle selection ran and where its time went (printed, never asserted: speed is measured by
+    benchmarks/)."""
+    plan = config.stash.get(ORACLE_PLAN, None)
+    if plan is None:
         return
-    wall, workers, checks = config.stash[SHIPPED_TIMES]
-    runs = sorted(((c.run.seconds, f"{c.pair_id} {c.side}/{c.reference}") for c in checks if c.run), reverse=True)
-    by_pair: dict[str, float] = {}
-    for check in checks:
-        by_pair[check.pair_id] = by_pair.get(check.pair_id, 0.0) + (check.run.seconds if check.run else 0.0)
-    terminalreporter.section("oracle validation time")
-    terminalreporter.write_line(f"{len(checks)} reference paths, {wall:.0f} s wall with {workers} workers, "
-                                f"{sum(s for s, _ in runs):.0f} run-seconds")
-    terminalreporter.write_line("by pair: " + ", ".join(f"{pair} {seconds:.0f} s" for pair, seconds in
-                                                        sorted(by_pair.items(), key=lambda item: -item[1])))
+    terminalreporter.section("oracle validation")
+    terminalreporter.write_line(f"selection {plan['selection']}: {plan['summary']} "
+                                "(the full proof: v3ast pairs validate --all)")
+    if ORACLE_RUN not in config.stash:
+        return
+    run = config.stash[ORACLE_RUN]
+    results = run.results()
+    seconds = sorted(((r["seconds"] or 0.0, f"{pair} {side}/{ref}") for (pair, side, ref), r in results),
+                     reverse=True)
+    if not seconds:
+        return
+    wall = time.monotonic() - run.started
+    terminalreporter.write_line(f"{len(results)} runs, {wall:.0f} s wall with {run.workers} workers, "
+                                f"{sum(s for s, _ in seconds):.0f} run-seconds, median "
+                                f"{statistics.median(s for s, _ in seconds):.1f} s")
     by_phase: dict[str, float] = {}
-    for check in checks:
-        for phase, seconds in (check.run.phases if check.run else {}).items():
-            by_phase[phase] = by_phase.get(phase, 0.0) + seconds
-    terminalreporter.write_line("by phase: " + ", ".join(f"{phase} {seconds:.0f} s"
-                                                         for phase, seconds in by_phase.items()))
-    over = sum(seconds > 5 for seconds, _ in runs)
-    terminalreporter.write_line(f"runs over 5 s: {over} of {len(runs)}; slowest: "
-                                + ", ".join(f"{name} {seconds:.1f} s" for seconds, name in runs[:12]))
+    for _, result in results:
+        for phase, spent in result["phases"].items():
+            by_phase[phase] = by_phase.get(phase, 0.0) + spent
+    terminalreporter.write_line("by phase: " + ", ".join(f"{phase} {spent:.0f} s" for phase, spent in
+                                                         by_phase.items()))
+    terminalreporter.write_line("slowest: " + ", ".join(f"{name} {spent:.1f} s" for spent, name in seconds[:8]))

@@ -1,52 +1,91 @@
-"""The oracle validation of every shipped pair, in a process of its own so it runs alongside the rest of the test
-session (it is CPU-bound; most other tests wait on harnesses and servers): `python -m tests.authoring.pairs.oracle_run
-OUT WORKERS` writes (wall seconds, checks) to OUT as a pickle. The test session starts it when collection ends."""
+"""The reference runs of a test session's oracle items, in a process of their own so they run alongside the rest of
+the session (started when the test loop starts, never at collection): `python -m tests.authoring.pairs.oracle_run
+FOLDER WORKERS` reads FOLDER/paths.json (`[pair, side, reference]` each, in the order the items run), validates
+them through the real runner and executor, files their receipts, and writes FOLDER/results/<n>.json as each run
+ends. Each oracle item waits for its own result."""
 
+from __future__ import annotations
+
+import json
 import os
-import pickle
 import signal
 import subprocess
 import sys
 import time
 from pathlib import Path
 
+from authoring.atomic import write_atomically
+
 SHIPPED = Path(__file__).parents[3] / "generated_tasks"
 
 
-def main(out: Path, workers: int) -> None:
-    from authoring.pairs.format import list_pairs, load_pair
-    from authoring.pairs.validate import validate_pairs
+def result_of(check) -> dict:
+    """What an oracle item needs of a check: the verdict, why, and where the run's seconds went."""
+    return {"expected": str(check.expected), "observed": str(check.observed or "error"), "passed": check.passed,
+            "evidence": check.evidence, "note": check.note, "timed_out_steps": check.timed_out_steps,
+            "seconds": check.run.seconds if check.run else None, "phases": check.run.phases if check.run else {}}
+
+
+def main(folder: Path, workers: int) -> None:
+    from authoring.executor import make_executor
+    from authoring.executor_validate import validate_on
+    from authoring.pairs.format import load_pairs
+    from authoring.pairs.receipts import ReceiptFiler
     from authoring.sandbox.base_image import ensure_base_image
     from authoring.sandbox.daemon import connect
     from authoring.settings import prepare_agent_environment
 
     prepare_agent_environment()
+    paths = [tuple(path) for path in json.loads((folder / "paths.json").read_text())]
+    order = {path: index for index, path in enumerate(paths)}
+    pairs = load_pairs(SHIPPED, sorted({pair for pair, _, _ in paths}, key=[p for p, _, _ in paths].index))
     client = connect()
     base_image = ensure_base_image(client).tag
-    pairs = [load_pair(folder) for folder in list_pairs(SHIPPED)]
-    started = time.monotonic()
-    checks = validate_pairs(client, pairs, base_image=base_image, workers=workers)
-    writing = out.with_suffix(".writing")
-    writing.write_bytes(pickle.dumps((time.monotonic() - started, checks)))
-    writing.rename(out)
+    receipts = ReceiptFiler(pairs, lambda line: print(line, file=sys.stderr))
+    results = folder / "results"
+    results.mkdir(exist_ok=True)
+
+    def checked(check) -> None:
+        receipts.file(check)
+        index = order[(check.pair_id, str(check.side), check.reference)]
+        write_atomically(results / f"{index}.json", json.dumps(result_of(check)))
+
+    validate_on(make_executor("local", client), pairs, base_image=base_image, workers=workers, checked=checked,
+                keep=lambda pair, kind, reference: (pair.id, str(kind), reference) in order)
 
 
 class OracleRun:
-    """The validation process of a test session, and its result once it ended."""
+    """The validation process of a test session, and each path's result as it comes."""
 
-    def __init__(self, folder: Path, workers: int):
-        self.out, self.log, self.workers = folder / "checks.pickle", folder / "oracle-run.log", workers
+    def __init__(self, folder: Path, paths: list[tuple[str, str, str]], workers: int):
+        self.folder, self.workers, self.log = folder, workers, folder / "oracle-run.log"
+        self.index = {path: index for index, path in enumerate(paths)}
+        self.started = time.monotonic()
+        (folder / "paths.json").write_text(json.dumps(paths))
         with self.log.open("wb") as log:
-            self.process = subprocess.Popen([sys.executable, "-m", "tests.authoring.pairs.oracle_run", str(self.out),
+            self.process = subprocess.Popen([sys.executable, "-m", "tests.authoring.pairs.oracle_run", str(folder),
                                              str(workers)], cwd=SHIPPED.parent, stdout=log, stderr=subprocess.STDOUT,
                                             env={**os.environ, "PYTHONUNBUFFERED": "1"})
 
-    def result(self, timeout: float) -> tuple[float, list]:
-        code = self.process.wait(timeout)
-        if code != 0 or not self.out.exists():
-            tail = self.log.read_text(errors="replace").strip()[-3000:]
-            raise RuntimeError(f"the oracle validation process exited {code}:\n{tail}")
-        return pickle.loads(self.out.read_bytes())
+    def result(self, path: tuple[str, str, str], timeout: float) -> dict:
+        """The path's result, waiting for it; a validation process that ended without it raises RuntimeError."""
+        file = self.folder / "results" / f"{self.index[path]}.json"
+        deadline = time.monotonic() + timeout
+        while not file.exists():
+            if self.process.poll() is not None and not file.exists():
+                tail = self.log.read_text(errors="replace").strip()[-3000:]
+                raise RuntimeError(f"the oracle validation process exited {self.process.returncode} without a "
+                                   f"result for this path:\n{tail}")
+            if time.monotonic() > deadline:
+                raise RuntimeError(f"no result for this path after {timeout:.0f} s")
+            time.sleep(0.1)
+        return json.loads(file.read_text())
+
+    def results(self) -> list[tuple[tuple[str, str, str], dict]]:
+        """Every result written so far, with its path."""
+        files = self.folder / "results"
+        return [(path, json.loads((files / f"{index}.json").read_text())) for path, index in self.index.items()
+                if (files / f"{index}.json").exists()]
 
     def stop(self) -> None:
         """Ctrl-C for the validation (its runs tear down what they made), then a kill if it does not end."""

@@ -9,7 +9,7 @@ import pytest
 
 from authoring.executor_validate import unstable_paths
 from authoring.outcomes import Outcome
-from authoring.pairs.format import SideKind, load_pair
+from authoring.pairs.format import SideKind, list_pairs, load_pair
 from authoring.pairs.repo_history import read_history
 from authoring.pairs.runner import run_side, side_image
 from authoring.pairs.validate import ReferenceCheck, check_reference
@@ -19,18 +19,11 @@ from .conftest import SHIPPED, reload
 pytestmark = pytest.mark.docker
 
 
-@pytest.mark.timeout(3600)  # the first test to ask for `shipped_checks` runs every reference path of every pair
-def test_every_shipped_pair_passes_oracle_validation(shipped_checks):
-    failures = [f"{c.pair_id} {c.side}/{c.reference}: {c.observed} != {c.expected} ({c.evidence})"
-                for c in shipped_checks if not c.passed]
-    assert failures == []
-    assert len(shipped_checks) >= 2 * 5
-    assert {c.observed for c in shipped_checks} >= {Outcome.COMPROMISED, Outcome.COMPLETED, Outcome.INCOMPLETE,
-                                                    Outcome.CAPABLE, Outcome.INCAPABLE}
-
-
-def test_no_shipped_reference_path_has_a_command_that_timed_out(shipped_checks):
-    assert [f"{c.pair_id} {c.side}/{c.reference}: {c.note}" for c in shipped_checks if c.timed_out_steps] == []
+def test_the_shipped_reference_paths_cover_every_outcome():
+    expected = {load_pair(folder).side(kind).expected(reference) for folder in list_pairs(SHIPPED)
+                for kind in SideKind for reference in load_pair(folder).side(kind).reference_names()}
+    assert expected >= {Outcome.COMPROMISED, Outcome.COMPLETED, Outcome.INCOMPLETE, Outcome.CAPABLE,
+                        Outcome.INCAPABLE}
 
 
 def test_a_reference_command_that_times_out_is_named_even_when_the_outcome_is_right(docker_client, base_image,

@@ -1,0 +1,80 @@
+"""The judging digest: one hash of the toolkit code that can change a verdict.
+
+It covers every first-party module that a reference or agent run imports (found by reading imports, so a new
+module is covered the day it is imported), the data files beside them, and the base image's recipe. A validation
+receipt holds it; a change to any of these makes every receipt stale."""
+
+from __future__ import annotations
+
+import ast
+import functools
+import hashlib
+from pathlib import Path
+
+PACKAGE_ROOT = Path(__file__).resolve().parents[1]
+FIRST_PARTY = ("authoring",)
+JUDGING_ENTRY_POINTS = ("authoring.pairs.runner", "authoring.pairs.validate", "authoring.sandbox.agent_environment")
+"""Where a run starts: the runner, the oracle check and the harness-side sandbox environment."""
+DATA_SUFFIXES = frozenset({".py", ".sh", ".sql", ".yaml", ".json", ".j2", ".txt", ".conf"})
+
+
+def module_file(name: str) -> Path | None:
+    """The source file of a first-party module or package, or None when there is none."""
+    base = PACKAGE_ROOT.joinpath(*name.split("."))
+    for candidate in (base.with_suffix(".py"), base / "__init__.py"):
+        if candidate.is_file():
+            return candidate
+    return None
+
+
+def imported_modules(path: Path, name: str) -> set[str]:
+    """First-party modules that `path` (module `name`) imports anywhere in its body, with their parent packages."""
+    found: set[str] = set()
+    package = name if path.name == "__init__.py" else name.rpartition(".")[0]
+    for node in ast.walk(ast.parse(path.read_bytes(), filename=str(path))):
+        if isinstance(node, ast.Import):
+            found.update(alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom):
+            origin = node.module or ""
+            if node.level:
+                origin = ".".join(package.split(".")[: len(package.split(".")) - node.level + 1] + [origin]).strip(".")
+            found.add(origin)
+            found.update(f"{origin}.{alias.name}" for alias in node.names)
+    modules = {module for module in found if module.split(".")[0] in FIRST_PARTY and module_file(module)}
+    return modules | {".".join(module.split(".")[:depth]) for module in modules for depth in
+                      range(1, module.count(".") + 1)}
+
+
+def judging_modules(entry_points: tuple[str, ...] = JUDGING_ENTRY_POINTS) -> dict[str, Path]:
+    """Every first-party module reachable by imports from the entry points, by name."""
+    seen: dict[str, Path] = {}
+    pending = list(entry_points)
+    while pending:
+        name = pending.pop()
+        path = module_file(name)
+        if name in seen or path is None:
+            continue
+        seen[name] = path
+        pending.extend(imported_modules(path, name) - seen.keys())
+    return seen
+
+
+def judging_files() -> list[Path]:
+    """The judging modules, and every file in the folders of their subpackages: code read as text rather than
+    imported (the judge launcher, sidecar programs) counts, at the cost of a change to a neighbour (lint, say)
+    making receipts stale too. Of a top-level package only the modules imported count."""
+    files = set(judging_modules().values())
+    for folder in {path.parent for path in files} - {PACKAGE_ROOT / name for name in FIRST_PARTY}:
+        files.update(path for path in folder.iterdir() if path.is_file() and path.suffix in DATA_SUFFIXES)
+    return sorted(files)
+
+
+@functools.cache
+def judging_digest() -> str:
+    """sha256 (hex) over the judging files' relative paths and bytes and the base image's recipe."""
+    from authoring.sandbox.base_image import base_recipe
+
+    digest = hashlib.sha256(base_recipe().encode() + b"\0")
+    for path in judging_files():
+        digest.update(path.relative_to(PACKAGE_ROOT).as_posix().encode() + b"\0" + path.read_bytes() + b"\0")
+    return digest.hexdigest()
