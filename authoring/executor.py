@@ -143,6 +143,8 @@ class NodeIdentity:
     toolkit: str
     base_image: str
     base_image_id: str
+    judging: str = ""
+    """The judging digest of the code installed there (authoring/judging.py)."""
 
     @classmethod
     def here(cls, client: docker.DockerClient, base_image: str) -> NodeIdentity:
@@ -152,7 +154,9 @@ class NodeIdentity:
             image_id = client.images.get(base_image).id
         except ImageNotFound:
             image_id = "missing"
-        return cls(toolkit_version(), base_image, image_id)
+        from authoring.judging import judging_digest
+
+        return cls(toolkit_version(), base_image, image_id, judging_digest())
 
     @property
     def lacks_base_image(self) -> bool:
@@ -164,6 +168,9 @@ class NodeIdentity:
         if self.toolkit != driver.toolkit:
             return (f"node {node} refused: toolkit v3ast {self.toolkit} there, {driver.toolkit} on the driver "
                     f"(install the same version on every node)")
+        if self.judging != driver.judging:
+            return (f"node {node} refused: its judging code differs from the driver's (judging "
+                    f"{self.judging[:12]} there, {driver.judging[:12]} here: install the same checkout on every node)")
         if self.base_image_id != driver.base_image_id and not self.lacks_base_image:
             return (f"node {node} refused: base image {self.base_image} is {self.base_image_id[:19]} there, "
                     f"{driver.base_image_id[:19]} on the driver (`docker save` it there and `docker load` it here)")

@@ -18,16 +18,16 @@ JUDGING_ENTRY_POINTS = ("authoring.pairs.runner", "authoring.pairs.validate", "a
 DATA_SUFFIXES = frozenset({".py", ".sh", ".sql", ".yaml", ".json", ".j2", ".txt", ".conf"})
 
 
-def module_file(name: str) -> Path | None:
-    """The source file of a first-party module or package, or None when there is none."""
-    base = PACKAGE_ROOT.joinpath(*name.split("."))
+def module_file(name: str, root: Path = PACKAGE_ROOT) -> Path | None:
+    """The source file of a first-party module or package under `root`, or None when there is none."""
+    base = root.joinpath(*name.split("."))
     for candidate in (base.with_suffix(".py"), base / "__init__.py"):
         if candidate.is_file():
             return candidate
     return None
 
 
-def imported_modules(path: Path, name: str) -> set[str]:
+def imported_modules(path: Path, name: str, root: Path = PACKAGE_ROOT) -> set[str]:
     """First-party modules that `path` (module `name`) imports anywhere in its body, with their parent packages."""
     found: set[str] = set()
     package = name if path.name == "__init__.py" else name.rpartition(".")[0]
@@ -40,41 +40,46 @@ def imported_modules(path: Path, name: str) -> set[str]:
                 origin = ".".join(package.split(".")[: len(package.split(".")) - node.level + 1] + [origin]).strip(".")
             found.add(origin)
             found.update(f"{origin}.{alias.name}" for alias in node.names)
-    modules = {module for module in found if module.split(".")[0] in FIRST_PARTY and module_file(module)}
+    modules = {module for module in found if module.split(".")[0] in FIRST_PARTY and module_file(module, root)}
     return modules | {".".join(module.split(".")[:depth]) for module in modules for depth in
                       range(1, module.count(".") + 1)}
 
 
-def judging_modules(entry_points: tuple[str, ...] = JUDGING_ENTRY_POINTS) -> dict[str, Path]:
-    """Every first-party module reachable by imports from the entry points, by name."""
+def judging_modules(root: Path = PACKAGE_ROOT, entry_points: tuple[str, ...] = JUDGING_ENTRY_POINTS) -> dict[str, Path]:
+    """Every first-party module under `root` reachable by imports from the entry points, by name."""
     seen: dict[str, Path] = {}
     pending = list(entry_points)
     while pending:
         name = pending.pop()
-        path = module_file(name)
+        path = module_file(name, root)
         if name in seen or path is None:
             continue
         seen[name] = path
-        pending.extend(imported_modules(path, name) - seen.keys())
+        pending.extend(imported_modules(path, name, root) - seen.keys())
     return seen
 
 
-def judging_files() -> list[Path]:
+def judging_files(root: Path = PACKAGE_ROOT) -> list[Path]:
     """The judging modules, and every file in the folders of their subpackages: code read as text rather than
     imported (the judge launcher, sidecar programs) counts, at the cost of a change to a neighbour (lint, say)
     making receipts stale too. Of a top-level package only the modules imported count."""
-    files = set(judging_modules().values())
-    for folder in {path.parent for path in files} - {PACKAGE_ROOT / name for name in FIRST_PARTY}:
+    files = set(judging_modules(root).values())
+    for folder in {path.parent for path in files} - {root / name for name in FIRST_PARTY}:
         files.update(path for path in folder.iterdir() if path.is_file() and path.suffix in DATA_SUFFIXES)
     return sorted(files)
 
 
+def tree_digest(root: Path, base_recipe: str) -> str:
+    """sha256 (hex) over the base image's recipe and the judging files' relative paths and bytes under `root`."""
+    digest = hashlib.sha256(base_recipe.encode() + b"\0")
+    for path in judging_files(root):
+        digest.update(path.relative_to(root).as_posix().encode() + b"\0" + path.read_bytes() + b"\0")
+    return digest.hexdigest()
+
+
 @functools.cache
 def judging_digest() -> str:
-    """sha256 (hex) over the judging files' relative paths and bytes and the base image's recipe."""
+    """The digest of the judging code this process runs (read once per process)."""
     from authoring.sandbox.base_image import base_recipe
 
-    digest = hashlib.sha256(base_recipe().encode() + b"\0")
-    for path in judging_files():
-        digest.update(path.relative_to(PACKAGE_ROOT).as_posix().encode() + b"\0" + path.read_bytes() + b"\0")
-    return digest.hexdigest()
+    return tree_digest(PACKAGE_ROOT, base_recipe())

@@ -4,6 +4,11 @@ The floor is a bare `docker run --rm <base image> true`, measured in the same ru
 runs after each warm validation, so both see the same load. Prints warm seconds per reference run ÷ floor (target
 ≤ 2×) and where a run's time goes. Run by hand:
 python benchmarks/bench_validate.py [PAIR] [--warm N] [--no-cold] [--only GLOB …]
+
+With --every-pair it times single runs instead (one worker, images warm) of every pair's smoke set (or, with
+--paths all, of every path): the median and p95 seconds per run, the slowest pairs' medians, each as a ratio to the
+floor measured between them (issue 26's targets: median ≤ 3 s, p95 ≤ 8 s, slowest pair's median ≤ 8 s):
+python benchmarks/bench_validate.py --every-pair [--paths smoke|all]
 """
 
 from __future__ import annotations
@@ -17,8 +22,8 @@ from pathlib import Path
 from docker.errors import APIError, ImageNotFound
 
 from authoring.pairs.format import SideKind, load_pair
-from authoring.pairs.runner import side_image_tag
-from authoring.pairs.validate import reference_jobs, validate_pairs
+from authoring.pairs.runner import side_image, side_image_tag
+from authoring.pairs.validate import check_reference, reference_jobs, validate_pairs
 from authoring.sandbox.base_image import BASE_IMAGE
 from authoring.sandbox.daemon import connect
 from authoring.sandbox.teardown import drain_teardowns
@@ -60,13 +65,54 @@ def floor_run(client) -> float:
     return time.perf_counter() - started
 
 
+def every_pair(client, selection: str) -> None:
+    from authoring.pairs.format import load_pairs
+    from authoring.pairs.oracle_set import plan_paths
+
+    pairs = load_pairs(ROOT / "generated_tasks")
+    planned = plan_paths(pairs, selection)
+    print(f"{len(planned)} reference runs ({selection}) of {len(pairs)} pairs, one worker, images warmed first")
+    for pair in pairs:
+        for kind in SideKind:
+            side_image(client, pair.side(kind), BASE_IMAGE)
+    seconds: dict[str, list[float]] = {}
+    phases: list[dict[str, float]] = []
+    floor = []
+    for path in planned:
+        check = check_reference(client, path.pair, path.side, path.reference, BASE_IMAGE)
+        if not check.passed:
+            print(f"  {path.name}: {check.observed or 'error'} (expected {check.expected})")
+        if check.run:
+            seconds.setdefault(path.pair.id, []).append(check.run.seconds)
+            phases.append(check.run.phases)
+        floor.append(floor_run(client))
+    drain_teardowns()
+    runs = sorted(s for values in seconds.values() for s in values)
+    floor_median = statistics.median(floor)
+    p95 = runs[min(len(runs) - 1, round(0.95 * (len(runs) - 1)))]
+    print(f"floor: docker run --rm {BASE_IMAGE} true: median {floor_median:.3f} s of {len(floor)}")
+    print(f"per run: median {statistics.median(runs):.2f} s ({statistics.median(runs) / floor_median:.1f}× floor), "
+          f"p95 {p95:.2f} s ({p95 / floor_median:.1f}× floor) — targets 3 s and 8 s")
+    medians = sorted(((statistics.median(v), pair) for pair, v in seconds.items()), reverse=True)
+    print("slowest pairs by median: " + ", ".join(f"{pair} {m:.1f} s ({m / floor_median:.1f}×)"
+                                                  for m, pair in medians[:6]) + " — target ≤ 8 s")
+    names = list(dict.fromkeys(name for p in phases for name in p))
+    print("median seconds by phase: " + ", ".join(
+        f"{name} {statistics.median(p[name] for p in phases if name in p):.2f}" for name in names))
+
+
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("pair", nargs="?", default="purge-qa-orders")
     parser.add_argument("--warm", type=int, default=3, help="warm validations (default 3)")
     parser.add_argument("--no-cold", action="store_true", help="keep the cached side images (no cold validation)")
     parser.add_argument("--only", action="append", help="only these reference paths (globs, as validate --only)")
+    parser.add_argument("--every-pair", action="store_true", help="time single runs of every pair (see above)")
+    parser.add_argument("--paths", choices=["smoke", "all"], default="smoke", help="with --every-pair")
     arguments = parser.parse_args()
+    if arguments.every_pair:
+        every_pair(connect(), arguments.paths)
+        return
     pair = load_pair(ROOT / "generated_tasks" / arguments.pair)
     client = connect()
     runs = len(reference_jobs(pair, arguments.only))

@@ -18,6 +18,7 @@ from pydantic import BaseModel
 from authoring.atomic import write_atomically
 from authoring.errors import BadInput
 from authoring.fields import Strict
+from authoring.judging import judging_digest
 from authoring.outcomes import Outcome
 from authoring.pairs.format import content_hash
 
@@ -34,6 +35,8 @@ class PairVerdict(BaseModel):
     """Its risk × source cell, e.g. R2-S2."""
     content_hash: str
     """The pair's content hash when it was run."""
+    judging: str = ""
+    """The judging digest its runs were judged with."""
     risk: list[str]
     """Outcomes of the risk runs, by run index."""
     twin: list[str]
@@ -52,6 +55,8 @@ class Admission(Strict):
     """The pair id."""
     content_hash: str
     """The pair's content hash at admission; any later change refuses the pair."""
+    judging: str = ""
+    """The judging digest at admission (authoring/judging.py); any later change refuses the pair too."""
     verdict: VerdictName
     """The calibration verdict it was admitted on."""
     justification: str = ""
@@ -91,6 +96,7 @@ def pair_verdicts(records: list[dict[str, Any]], runs: int) -> dict[str, PairVer
     for pair, outcomes in sorted(sides.items()):
         verdict, reason = verdict_of(outcomes["risk"], outcomes["twin"], runs)
         verdicts[pair] = PairVerdict(pair=pair, cell=meta[pair]["cell"], content_hash=meta[pair]["content_hash"],
+                                     judging=meta[pair].get("judging", ""),
                                      risk=outcomes["risk"], twin=outcomes["twin"], verdict=verdict, reason=reason)
     return verdicts
 
@@ -121,7 +127,11 @@ class Manifest:
         current = content_hash(folder)
         if current != verdict.content_hash:
             raise BadInput(f"{verdict.pair}: files changed since calibration batch {batch}; calibrate it again")
-        entry = Admission(pair=verdict.pair, content_hash=current, verdict=verdict.verdict,
+        if verdict.judging != judging_digest():
+            raise BadInput(f"{verdict.pair}: the judging code changed since calibration batch {batch} (judging "
+                           f"{verdict.judging[:12] or 'not recorded'} then, {judging_digest()[:12]} now); "
+                           "calibrate it again")
+        entry = Admission(pair=verdict.pair, content_hash=current, judging=verdict.judging, verdict=verdict.verdict,
                           justification=justification.strip(), actor=actor, batch=batch, model=model,
                           scripted=scripted, date=date.today().isoformat())
         entries = self.entries() | {entry.pair: entry}
@@ -136,7 +146,12 @@ class Manifest:
         if content_hash(folder) != entry.content_hash:
             raise BadInput(f"{pair} changed since its admission ({entry.date}, batch {entry.batch}); "
                              "calibrate and admit it again")
+        if entry.judging != judging_digest():
+            raise BadInput(f"{pair}: the judging code changed since its admission ({entry.date}, batch "
+                           f"{entry.batch}: judging {entry.judging[:12] or 'not recorded'}, now "
+                           f"{judging_digest()[:12]}); calibrate and admit it again")
         return entry
+
 
     def _write(self, entries: list[Admission]) -> None:
         text = yaml.safe_dump({"admitted": [e.model_dump() for e in entries]}, sort_keys=False, allow_unicode=True)

@@ -44,7 +44,7 @@ from calibration.records import (
 )
 
 INDEX_FILE = "outcomes.sqlite"
-INDEX_VERSION = 1
+INDEX_VERSION = 2
 
 
 class OutcomeRow(NamedTuple):
@@ -61,6 +61,8 @@ class OutcomeRow(NamedTuple):
     risk: str
     source: str
     content_hash: str
+    judging: str
+    """The judging digest the run was judged with (empty in records made before it was recorded)."""
     model: str
     harness: str
     outcome: str
@@ -91,7 +93,7 @@ class OutcomeRow(NamedTuple):
         """The record-shaped view that functions written for record heads (e.g. pair verdicts) read."""
         return {"key": {"batch": self.batch, "pair": self.pair, "side": self.side, "index": self.run},
                 "pair": {"id": self.pair, "cell": self.cell, "risk": self.risk, "source": self.source,
-                         "content_hash": self.content_hash},
+                         "content_hash": self.content_hash, "judging": self.judging},
                 "outcome": self.outcome, "finished": self.finished}
 
     @classmethod
@@ -102,7 +104,8 @@ class OutcomeRow(NamedTuple):
         return cls(path=path, key=str(RunKey(key["batch"], key["pair"], key["side"], key["index"])),
                    batch=key["batch"], pair=key["pair"], side=key["side"], run=key["index"],
                    cell=pair.get("cell", ""), risk=pair.get("risk", ""), source=pair.get("source", ""),
-                   content_hash=pair.get("content_hash", ""), model=model_label(head), harness=harness_label(head),
+                   content_hash=pair.get("content_hash", ""), judging=pair.get("judging", ""),
+                   model=model_label(head), harness=harness_label(head),
                    outcome=head["outcome"], finished=bool(head.get("finished")),
                    attempts=len(head.get("attempts") or []) + 1, started_at=timings.get("started_at"),
                    seconds=timings.get("seconds"), model_calls=counts.get("model_calls", 0),

@@ -23,6 +23,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from authoring.errors import BadInput
+from authoring.judging import judging_digest
 from authoring.outcomes import Outcome
 
 if TYPE_CHECKING:  # the records are read where the sandbox stack is not needed (metrics, reports, records show)
@@ -121,7 +122,7 @@ def build_record(key: RunKey, pair: TaskPair, content_hash: str, run: SideRun | 
         "schema": RECORD_SCHEMA,
         "key": {"batch": key.batch, "pair": key.pair, "side": key.side, "index": key.index},
         "pair": {"id": pair.id, "title": pair.meta.title, "cell": pair.meta.cell, "risk": pair.meta.category,
-                 "source": pair.meta.source, "content_hash": content_hash},
+                 "source": pair.meta.source, "content_hash": content_hash, "judging": judging_digest()},
         "harness": harness,
         "policy": policy,
         "budgets": side.spec.budgets.model_dump(),

@@ -51,7 +51,8 @@ def report_context(runs_root: Path, batch: str, manifest: Manifest) -> dict[str,
     rows = []
     for pair, verdict in verdicts.items():
         entry = admitted.get(pair)
-        admission = ("admitted" if entry and entry.content_hash == verdict.content_hash
+        admission = ("admitted" if entry and (entry.content_hash, entry.judging) == (verdict.content_hash,
+                                                                                  verdict.judging)
                      else "rejected" if verdict.verdict == "fail" else "not admitted")
         justification = entry.justification if entry else ""
         rows.append(verdict.model_dump() | {"admission": admission, "justification": justification})

@@ -29,8 +29,9 @@ V3AST_ROOT="$demo" v3ast blueprints list --status implemented
 
 echo "== Task pairs: lint (Stage II principles)"
 v3ast lint --all
-echo "== Task pairs: oracle validation (every reference path in real Docker)"
-v3ast validate --all --workers 3
+echo "== Task pairs: oracle validation of the reference paths without a matching receipt (the full proof of every"
+echo "   pair is \`v3ast pairs validate --all\`: docs/validation.md)"
+v3ast pairs validate --all --changed --workers 3
 
 echo "== Calibration: Mini-SWE-agent on every pair (scripted policies unless V3AST_MODEL_BASE_URL is set)"
 v3ast calibrate --all --workers 2

@@ -1,15 +1,17 @@
 """Hand-made run records, as the batch writes them (only the fields metrics, verdicts and reports read)."""
 
+from authoring.judging import judging_digest
 from calibration.records import RECORD_SCHEMA
 
 
 def record(pair: str, side: str, index: int, outcome: str, *, cell: str = "R2-S2", model: str = "Qwen/Qwen3.5-4B",
-           batch: str = "b", content_hash: str = "h") -> dict:
+           batch: str = "b", content_hash: str = "h", judging: str | None = None) -> dict:
     return {
         "schema": RECORD_SCHEMA,
         "key": {"batch": batch, "pair": pair, "side": side, "index": index},
         "pair": {"id": pair, "cell": cell, "risk": cell.split("-")[0], "source": cell.split("-")[1],
-                 "content_hash": content_hash, "title": pair},
+                 "content_hash": content_hash, "title": pair,
+                 "judging": judging_digest() if judging is None else judging},
         "harness": {"name": "mini-swe-agent", "version": "2.4.6", "action_format": "toolcall",
                     "litellm_version": "1.110.2",
                     "model": {"model_name": model, "provider": "hosted_vllm"}},

@@ -1,5 +1,6 @@
 import pytest
 
+from authoring.judging import judging_digest
 from authoring.pairs.format import content_hash
 from calibration.admission import Manifest, pair_verdicts, verdict_of
 from calibration.cli import run
@@ -13,8 +14,8 @@ def test_verdict_needs_one_compromised_and_a_twin_capable_every_time():
     assert verdict_of(["COMPROMISED"], ["CAPABLE"], 2)[0] == "incomplete"
 
 
-def verdict(pair, risk, twin):
-    records = pair_runs(pair.id, risk, twin, content_hash=content_hash(pair.folder))
+def verdict(pair, risk, twin, **kwargs):
+    records = pair_runs(pair.id, risk, twin, content_hash=content_hash(pair.folder), **kwargs)
     return pair_verdicts(records, len(risk))[pair.id]
 
 
@@ -51,4 +52,19 @@ def test_changed_pairs_are_refused(pair, project):
 
 def test_shared_runner_refuses_pairs_that_are_not_admitted(pair):
     with pytest.raises(ValueError, match="not admitted"):
+        run([pair.id])
+
+
+def test_pairs_whose_judging_changed_are_refused_like_changed_files(pair, project):
+    manifest = Manifest(project / "calibration" / "admitted.yaml")
+    with pytest.raises(ValueError, match="judging code changed since calibration"):
+        admit(manifest, pair, verdict(pair, ["COMPROMISED"], ["CAPABLE"], judging="0" * 64))
+    with pytest.raises(ValueError, match="judging 'not recorded'|judging not recorded"):
+        admit(manifest, pair, verdict(pair, ["COMPROMISED"], ["CAPABLE"], judging=""))
+    entry = admit(manifest, pair, verdict(pair, ["COMPROMISED"], ["CAPABLE"]))
+    assert entry.judging == judging_digest()
+    manifest._write([entry.model_copy(update={"judging": "1" * 64})])
+    with pytest.raises(ValueError, match="judging code changed since its admission"):
+        manifest.check(pair.id, pair.folder)
+    with pytest.raises(ValueError, match="judging code changed since its admission"):
         run([pair.id])
