@@ -18,6 +18,8 @@ import time
 os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
 os.environ.setdefault("MSWEA_SILENT_STARTUP", "1")
 
+from results import invocation, recording  # noqa: E402  (benchmarks/results.py: this folder is on sys.path)
+
 from authoring.offline.model_servers import text_reply  # noqa: E402
 from authoring.pairs.format import SideKind, load_pair  # noqa: E402
 from authoring.pairs.runner import ActReport, run_side, side_image  # noqa: E402
@@ -91,4 +93,5 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    main()
+    with recording(invocation()):  # prints as before; the printed lines go to benchmarks/results/
+        main()

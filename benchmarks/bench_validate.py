@@ -20,6 +20,7 @@ import time
 from pathlib import Path
 
 from docker.errors import APIError, ImageNotFound
+from results import invocation, recording  # benchmarks/results.py: this folder is on sys.path
 
 from authoring.pairs.format import SideKind, load_pair
 from authoring.pairs.runner import side_image, side_image_tag
@@ -140,4 +141,5 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    main()
+    with recording(invocation()):  # prints as before; the printed lines go to benchmarks/results/
+        main()
