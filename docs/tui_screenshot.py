@@ -2,7 +2,7 @@
 
     .venv/bin/python docs/tui_screenshot.py
 
-The store is the one the snapshot tests use, plus what the README's flow shows: a near-duplicate (≈), a
+The store is the one the snapshot tests use, plus what docs/stage1-and-review.md's flow shows: a near-duplicate (≈), a
 blueprint edited since its review (✎), and decisions by two people.
 """
 
