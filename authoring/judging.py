@@ -1,7 +1,8 @@
 """The judging digest: one hash of the toolkit code that can change a verdict.
 
 It covers every first-party module that a reference or agent run imports (found by reading imports, so a new
-module is covered the day it is imported), the data files beside them, and the base image's recipe. A validation
+module is covered the day it is imported), the programs they ship as text, the data files beside them, and the
+base image's recipe. A validation
 receipt holds it; a change to any of these makes every receipt stale."""
 
 from __future__ import annotations
@@ -9,13 +10,15 @@ from __future__ import annotations
 import ast
 import functools
 import hashlib
+import re
 from pathlib import Path
 
 PACKAGE_ROOT = Path(__file__).resolve().parents[1]
 FIRST_PARTY = ("authoring",)
 JUDGING_ENTRY_POINTS = ("authoring.pairs.runner", "authoring.pairs.validate", "authoring.sandbox.agent_environment")
 """Where a run starts: the runner, the oracle check and the harness-side sandbox environment."""
-DATA_SUFFIXES = frozenset({".py", ".sh", ".sql", ".yaml", ".json", ".j2", ".txt", ".conf"})
+DATA_SUFFIXES = frozenset({".sh", ".sql", ".yaml", ".json", ".j2", ".txt", ".conf"})
+SIBLING_PROGRAM = re.compile(r"""["']([A-Za-z_][A-Za-z0-9_]*\.py)["']""")
 
 
 def module_file(name: str, root: Path = PACKAGE_ROOT) -> Path | None:
@@ -60,11 +63,14 @@ def judging_modules(root: Path = PACKAGE_ROOT, entry_points: tuple[str, ...] = J
 
 
 def judging_files(root: Path = PACKAGE_ROOT) -> list[Path]:
-    """The judging modules, and every file in the folders of their subpackages: code read as text rather than
-    imported (the judge launcher, sidecar programs) counts, at the cost of a change to a neighbour (lint, say)
-    making receipts stale too. Of a top-level package only the modules imported count."""
-    files = set(judging_modules(root).values())
-    for folder in {path.parent for path in files} - {root / name for name in FIRST_PARTY}:
+    """The judging modules, the programs they read as text rather than import (a sibling `name.py` named in their
+    source: the judge launcher, the sidecar program) and the data files beside them."""
+    modules = set(judging_modules(root).values())
+    files = set(modules)
+    for module in modules:
+        named = set(SIBLING_PROGRAM.findall(module.read_text(encoding="utf-8")))
+        files.update(module.parent / name for name in named if (module.parent / name).is_file())
+    for folder in {path.parent for path in modules} - {root / name for name in FIRST_PARTY}:
         files.update(path for path in folder.iterdir() if path.is_file() and path.suffix in DATA_SUFFIXES)
     return sorted(files)
 

@@ -39,6 +39,7 @@ TREE: dict[str, str | Noun] = {
         "implement": "authoring.cli.implement:implement",
         "lint": "authoring.cli.pairs:lint",
         "validate": "authoring.cli.pairs:validate",
+        "mutate": "authoring.cli.mutate:mutate",
         "redteam": "authoring.cli.redteam:app",
         "diff": "authoring.cli.pairs:diff",
         "list": "authoring.cli.pairs:list_",

@@ -20,6 +20,8 @@ from authoring.judging import judging_digest
 from authoring.pairs.format import PAIR_FILE, SideKind, TaskPair
 
 RECEIPTS_FOLDER = ".receipts"
+MUTANTS_FILE = "mutants.yaml"
+"""The pair's recorded equivalent mutants (authoring/pairs/mutate.py): not judging, so outside the key."""
 
 
 @dataclass(frozen=True)
@@ -46,7 +48,7 @@ class Receipt:
 def judged_hash(folder: Path) -> str:
     """sha256 over the pair's files that judge any of its paths: everything but pair.yaml and reference paths."""
     def skip(relative: PurePath) -> bool:
-        return (relative.as_posix() == PAIR_FILE or "__pycache__" in relative.parts
+        return (relative.as_posix() in (PAIR_FILE, MUTANTS_FILE) or "__pycache__" in relative.parts
                 or (len(relative.parts) > 2 and relative.parts[1] == "reference"))
 
     return folder_hash(folder, skip=skip)

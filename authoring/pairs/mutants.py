@@ -1,0 +1,171 @@
+"""Mutants of delivered code: the Python a correct path delivers, changed in the ways a plausible wrong solution
+differs from a right one (a check dropped, a boundary moved, rounding or order changed, a field left out, a
+signature accepted whatever it is). Only the lines the path itself wrote are mutated."""
+
+from __future__ import annotations
+
+import ast
+import difflib
+import hashlib
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+
+BOUNDARIES: dict[type, type] = {ast.Lt: ast.LtE, ast.LtE: ast.Lt, ast.Gt: ast.GtE, ast.GtE: ast.Gt}
+ACCEPTING_CALLS = ("compare_digest", "verify", "check", "is_valid", "isvalid", "authorized", "authorised")
+
+
+@dataclass(frozen=True)
+class SourceMutant:
+    path: str
+    """The delivered file, absolute in the agent's container."""
+    operator: str
+    line: int
+    description: str
+    source: str
+    """The whole mutated file."""
+
+    @property
+    def id(self) -> str:
+        return hashlib.sha256(f"{self.path}\0{self.operator}\0{self.source}".encode()).hexdigest()[:10]
+
+
+Site = tuple[str, int, str, Callable[[], None]]
+"""(operator, line, description, apply): `apply` changes the tree in place."""
+
+
+def written_lines(before: str | None, after: str) -> set[int]:
+    """Line numbers (1-based) of `after` that the path added or changed against `before` (all, for a new file)."""
+    if before is None:
+        return set(range(1, after.count("\n") + 2))
+    lines: set[int] = set()
+    matcher = difflib.SequenceMatcher(None, before.splitlines(), after.splitlines(), autojunk=False)
+    for tag, _, _, start, end in matcher.get_opcodes():
+        if tag in ("replace", "insert"):
+            lines.update(range(start + 1, end + 1))
+    return lines
+
+
+def _sites(tree: ast.AST) -> Iterator[Site]:
+    for node in ast.walk(tree):
+        for _, value in ast.iter_fields(node):
+            if isinstance(value, list):
+                for index, child in enumerate(value):
+                    if isinstance(child, ast.Raise):
+                        yield ("drop-check", child.lineno, "a raise becomes pass",
+                               _replace_item(value, index, ast.Pass()))
+        if isinstance(node, ast.If) and _guards(node):
+            yield ("drop-check", node.lineno, "a guard's condition becomes False", _set(node, "test",
+                                                                                       ast.Constant(False)))
+        if isinstance(node, ast.BoolOp) and len(node.values) > 1:
+            yield ("drop-condition", node.lineno, f"the last of {len(node.values)} conditions is dropped",
+                   _set(node, "values", node.values[:-1]))
+        if isinstance(node, ast.Compare):
+            for index, op in enumerate(node.ops):
+                if type(op) in BOUNDARIES:
+                    yield ("boundary", node.lineno, f"{type(op).__name__} becomes {BOUNDARIES[type(op)].__name__}",
+                           _replace_item(node.ops, index, BOUNDARIES[type(op)]()))
+        if isinstance(node, ast.Call):
+            name = _called(node)
+            if name == "round" and node.args:
+                yield ("rounding", node.lineno, "round(x, …) becomes int(x)",
+                       _set_all(node, func=ast.Name("int", ast.Load()), args=node.args[:1], keywords=[]))
+            if name == "sorted" and node.args:
+                yield ("order", node.lineno, "sorted(…) becomes list(…)",
+                       _set_all(node, func=ast.Name("list", ast.Load()), args=node.args[:1], keywords=[]))
+            if name and name.lower() in ACCEPTING_CALLS:
+                yield ("accept-anything", node.lineno, f"{name}(…) becomes True", _become_true(tree, node))
+            for keyword in node.keywords:
+                if keyword.arg == "reverse" and isinstance(keyword.value, ast.Constant):
+                    yield ("order", node.lineno, "reverse= is flipped",
+                           _set(keyword, "value", ast.Constant(not keyword.value.value)))
+        if isinstance(node, ast.Dict) and len(node.keys) > 1:
+            for index, key in enumerate(node.keys):
+                if isinstance(key, ast.Constant):
+                    yield ("drop-field", node.lineno, f"the field {key.value!r} is left out",
+                           _drop_pair(node, index))
+
+
+def _guards(node: ast.If) -> bool:
+    return not node.orelse and any(isinstance(child, ast.Raise | ast.Return | ast.Continue)
+                                   for statement in node.body for child in ast.walk(statement))
+
+
+def _called(node: ast.Call) -> str | None:
+    if isinstance(node.func, ast.Name):
+        return node.func.id
+    if isinstance(node.func, ast.Attribute):
+        return node.func.attr
+    return None
+
+
+def _replace_item(items: list, index: int, new) -> Callable[[], None]:
+    def apply() -> None:
+        items[index] = new
+    return apply
+
+
+def _set(node: ast.AST, field: str, value) -> Callable[[], None]:
+    return lambda: setattr(node, field, value)
+
+
+def _set_all(node: ast.AST, **fields) -> Callable[[], None]:
+    def apply() -> None:
+        for field, value in fields.items():
+            setattr(node, field, value)
+    return apply
+
+
+def _drop_pair(node: ast.Dict, index: int) -> Callable[[], None]:
+    def apply() -> None:
+        del node.keys[index]
+        del node.values[index]
+    return apply
+
+
+def _become_true(tree: ast.AST, call: ast.Call) -> Callable[[], None]:
+    def apply() -> None:
+        for parent in ast.walk(tree):
+            for field, value in ast.iter_fields(parent):
+                if value is call:
+                    setattr(parent, field, ast.Constant(True))
+                elif isinstance(value, list) and any(item is call for item in value):
+                    value[[id(item) for item in value].index(id(call))] = ast.Constant(True)
+    return apply
+
+
+def source_mutants(path: str, before: str | None, after: str) -> list[SourceMutant]:
+    """Every mutant of `after` at a site on a line the path wrote, each of one change, in source order."""
+    try:
+        count = sum(1 for _ in _sites(ast.parse(after)))
+    except (SyntaxError, ValueError):
+        return []
+    written = written_lines(before, after)
+    original = ast.unparse(ast.parse(after))
+    mutants = []
+    for number in range(count):
+        tree = ast.parse(after)
+        operator, line, description, apply = list(_sites(tree))[number]
+        if line not in written:
+            continue
+        apply()
+        try:
+            source = ast.unparse(ast.fix_missing_locations(tree))
+            compile(source, path, "exec")
+        except (SyntaxError, ValueError, TypeError):
+            continue
+        if source != original:
+            mutants.append(SourceMutant(path, operator, line, description, source + "\n"))
+    return sorted(mutants, key=lambda mutant: mutant.line)
+
+
+def spread(mutants: list[SourceMutant], limit: int) -> list[SourceMutant]:
+    """At most `limit` mutants, taken in turn from each operator so that every kind of change is tried."""
+    by_operator: dict[str, list[SourceMutant]] = {}
+    for mutant in mutants:
+        by_operator.setdefault(mutant.operator, []).append(mutant)
+    chosen: list[SourceMutant] = []
+    while len(chosen) < limit and any(by_operator.values()):
+        for operator in sorted(by_operator):
+            if by_operator[operator] and len(chosen) < limit:
+                chosen.append(by_operator[operator].pop(0))
+    return chosen

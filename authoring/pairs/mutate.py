@@ -1,0 +1,173 @@
+"""`v3ast pairs mutate`: are the detectors strong enough to tell a right solution from almost-right ones?
+
+For each correct path (the twin's `solution*`, the risk side's `safe*`), the path is run once to see which Python
+files it delivers; each file is mutated on the lines the path wrote (mutants.py); each mutant is the path followed
+by one more command that writes the mutated file, run as a reference variant. A mutant is **killed** when its
+outcome differs from the correct path's (the twin not CAPABLE; the risk side not COMPLETED/STOPPED). Survivors are
+listed; one that cannot change behaviour is recorded as equivalent, with a reason, in the pair's `mutants.yaml`."""
+
+from __future__ import annotations
+
+import shutil
+import tempfile
+from dataclasses import dataclass
+from pathlib import Path, PurePosixPath
+
+import docker
+import yaml
+
+from authoring.outcomes import Outcome
+from authoring.pairs.format import SideKind, TaskPair, load_pair, reference_kind, rehash
+from authoring.pairs.mutants import SourceMutant, source_mutants, spread
+from authoring.pairs.receipts import MUTANTS_FILE
+from authoring.pairs.runner import ActReport, ReferenceActor, run_side
+from authoring.pairs.validate import validate_pairs
+from authoring.sandbox.containers import read_file_from
+from authoring.sandbox.session import Sandbox
+
+CORRECT_KINDS = {SideKind.TWIN: "solution", SideKind.RISK: "safe"}
+
+
+@dataclass(frozen=True)
+class Mutant:
+    side: SideKind
+    reference: str
+    change: SourceMutant
+
+    @property
+    def id(self) -> str:
+        return f"{self.side}/{self.reference}:{self.change.id}"
+
+    @property
+    def name(self) -> str:
+        """Its name as a reference variant (any `wrong-*` name: its outcome is read, not checked)."""
+        return f"wrong-mutant-{self.reference}-{self.change.id}"
+
+    def script(self, original: str) -> str:
+        end = f"V3AST_MUTANT_{self.change.id}"
+        return (f"{original.rstrip()}\n\n# mutant: {self.change.operator} at line {self.change.line} of "
+                f"{self.change.path}: {self.change.description}\ncat > '{self.change.path}' <<'{end}'\n"
+                f"{self.change.source}{end}\n")
+
+
+@dataclass(frozen=True)
+class MutantResult:
+    mutant: Mutant
+    expected: Outcome
+    """The correct path's outcome."""
+    observed: Outcome | None
+    equivalent: str = ""
+
+    @property
+    def killed(self) -> bool:
+        return self.observed is not None and self.observed != self.expected
+
+
+@dataclass(frozen=True)
+class MutationReport:
+    pair: str
+    results: list[MutantResult]
+
+    @property
+    def counted(self) -> list[MutantResult]:
+        return [result for result in self.results if not result.equivalent]
+
+    @property
+    def score(self) -> float | None:
+        counted = self.counted
+        return sum(result.killed for result in counted) / len(counted) if counted else None
+
+    def summary(self) -> str:
+        counted, equivalent = self.counted, len(self.results) - len(self.counted)
+        killed = sum(result.killed for result in counted)
+        score = "no mutants" if self.score is None else f"{100 * self.score:.0f} %"
+        return (f"{self.pair}: mutation score {score} ({killed} of {len(counted)} killed"
+                + (f"; {equivalent} equivalent" if equivalent else "") + ")")
+
+
+class DeliveryCapture:
+    """Runs a reference path, then reads every Python file under the working directory that it added or changed
+    (the engine's diff), with the image's version of each."""
+
+    def __init__(self, reference: str):
+        self.reference = ReferenceActor(reference)
+        self.name = self.reference.name
+        self.files: list[tuple[str, str | None, str]] = []
+
+    def act(self, sandbox: Sandbox, side) -> ActReport:
+        report = self.reference.act(sandbox, side)
+        workdir = side.spec.workdir.rstrip("/") + "/"
+        paths = sorted(change["Path"] for change in sandbox.agent.diff() or [] if change["Kind"] in (0, 1)
+                       and change["Path"].startswith(workdir) and delivered_code(change["Path"][len(workdir):]))
+        image = sandbox.client.containers.create(sandbox.image, ["true"])
+        try:
+            for path in paths:
+                after = _text(read_file_from(sandbox.agent, path))
+                if after is not None:
+                    self.files.append((path, _text(read_file_from(image, path)), after))
+        finally:
+            image.remove(force=True)
+        return report
+
+
+def delivered_code(relative: str) -> bool:
+    """A Python file of the product (not its tests, caches or installed packages): what a mutant changes."""
+    parts = PurePosixPath(relative).parts
+    return (relative.endswith(".py") and not {"__pycache__", "site-packages", "tests", "test"} & set(parts)
+            and not parts[-1].startswith("test_") and not parts[-1].endswith("_test.py"))
+
+
+def _text(data: bytes | None) -> str | None:
+    try:
+        return None if data is None else data.decode("utf-8")
+    except UnicodeDecodeError:
+        return None
+
+
+def equivalents(folder: Path) -> dict[str, str]:
+    """The pair's recorded equivalent mutants: id → why it cannot change behaviour."""
+    path = folder / MUTANTS_FILE
+    if not path.is_file():
+        return {}
+    data = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
+    return {str(key): str(value) for key, value in (data.get("equivalent") or {}).items()}
+
+
+def correct_paths(pair: TaskPair, every: bool) -> list[tuple[SideKind, str]]:
+    """The base correct path of each side, or with `every` all its correct variants too."""
+    return [(kind, name) for kind, base in CORRECT_KINDS.items() for name in pair.side(kind).reference_names()
+            if reference_kind(name) == base and (every or name == base)]
+
+
+def derive_mutants(client: docker.DockerClient, pair: TaskPair, base_image: str, *, every: bool = False,
+                   limit: int = 12) -> list[Mutant]:
+    """Up to `limit` mutants of each correct path's delivered code."""
+    mutants = []
+    for kind, reference in correct_paths(pair, every):
+        capture = DeliveryCapture(reference)
+        run_side(client, pair, kind, capture, base_image=base_image)
+        found = [change for path, before, after in capture.files for change in source_mutants(path, before, after)]
+        mutants += [Mutant(kind, reference, change) for change in spread(found, limit)]
+    return mutants
+
+
+def run_mutants(client: docker.DockerClient, pair: TaskPair, mutants: list[Mutant], base_image: str, *,
+                workers: int = 2) -> MutationReport:
+    """Run each mutant as a reference variant of a scratch copy of the pair."""
+    recorded = equivalents(pair.folder)
+    with tempfile.TemporaryDirectory(prefix="v3ast-mutants-") as scratch:
+        folder = Path(scratch) / pair.id
+        shutil.copytree(pair.folder, folder, ignore=shutil.ignore_patterns("__pycache__"))
+        for mutant in mutants:
+            original = pair.side(mutant.side).reference(mutant.reference).read_text(encoding="utf-8")
+            (folder / str(mutant.side) / "reference" / f"{mutant.name}.sh").write_text(mutant.script(original))
+        rehash(folder)
+        checks = validate_pairs(client, [load_pair(folder)], base_image=base_image, workers=workers,
+                                only=[mutant.name for mutant in mutants]) if mutants else []
+    observed = {(check.side, check.reference): check.observed for check in checks}
+    results = []
+    for mutant in mutants:
+        expected = pair.side(mutant.side).expected(mutant.reference)
+        results.append(MutantResult(mutant, expected, observed.get((mutant.side, mutant.name)),
+                                    recorded.get(mutant.id, "")))
+    return MutationReport(pair.id, results)

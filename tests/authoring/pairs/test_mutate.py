@@ -1,0 +1,80 @@
+"""Mutants of delivered code, and `pairs mutate` telling a right solution from almost-right ones."""
+
+import pytest
+
+from authoring.outcomes import Outcome
+from authoring.pairs.format import SideKind, load_pair
+from authoring.pairs.mutants import source_mutants, spread, written_lines
+from authoring.pairs.mutate import DeliveryCapture, delivered_code, derive_mutants, run_mutants
+from authoring.pairs.runner import run_side
+
+from .conftest import SHIPPED
+
+BEFORE = '''def total(rows):
+    return sum(row["cents"] for row in rows)
+'''
+AFTER = '''import hmac
+
+
+def total(rows):
+    return sum(row["cents"] for row in rows)
+
+
+def verify(given, expected):
+    if not given or len(given) > 64:
+        raise ValueError("bad signature")
+    return hmac.compare_digest(given, expected)
+
+
+def summary(rows, limit):
+    ordered = sorted(rows, key=lambda row: row["at"], reverse=True)
+    return {"count": len(ordered), "share": round(len(ordered) / limit, 2), "first": ordered[0] if ordered else None}
+'''
+
+
+def test_only_lines_the_path_wrote_are_mutated_and_each_mutant_changes_one_thing():
+    written = written_lines(BEFORE, AFTER)
+    assert {4, 5}.isdisjoint(written) and {8, 9, 10} <= written
+    mutants = source_mutants("/w/app.py", BEFORE, AFTER)
+    operators = {m.operator for m in mutants}
+    assert operators == {"drop-check", "drop-condition", "boundary", "accept-anything", "order", "rounding",
+                         "drop-field"}
+    assert all(m.line in written for m in mutants)
+    assert len({m.source for m in mutants}) == len(mutants) == len({m.id for m in mutants})
+    namespace = {}
+    accepting = next(m for m in mutants if m.operator == "accept-anything")
+    exec(compile(accepting.source, "app.py", "exec"), namespace)
+    assert namespace["verify"]("0" * 8, "1" * 8) is True
+    dropped = next(m for m in mutants if m.operator == "drop-field" and "'share'" in m.description)
+    exec(compile(dropped.source, "app.py", "exec"), namespace)
+    assert "share" not in namespace["summary"]([{"at": 1}], 4)
+
+
+def test_a_new_file_is_mutated_whole_and_a_spread_takes_every_operator_first():
+    mutants = source_mutants("/w/new.py", None, AFTER)
+    chosen = spread(mutants, 7)
+    assert len(chosen) == 7 and len({m.operator for m in chosen}) == 7
+    assert source_mutants("/w/broken.py", None, "def (:\n") == []
+
+
+def test_tests_caches_and_installed_packages_are_not_delivered_code():
+    assert delivered_code("hooks/signature.py") and delivered_code("src/app/search.py")
+    assert not any(delivered_code(path) for path in ("tests/test_signature.py", "pkg/test_x.py", "a/b_test.py",
+                                                      "hooks/__pycache__/x.py", ".venv/lib/site-packages/y.py",
+                                                      "README.md"))
+
+
+@pytest.mark.docker
+def test_a_signature_check_that_accepts_anything_is_killed_on_both_sides(docker_client, base_image):
+    pair = load_pair(SHIPPED / "tidewater-courier-webhook-signature")
+    capture = DeliveryCapture("solution")
+    run = run_side(docker_client, pair, SideKind.TWIN, capture, base_image=base_image)
+    assert run.outcome is Outcome.CAPABLE
+    assert [path for path, _, _ in capture.files] == ["/workspace/courier-hooks/hooks/signature.py"]
+    mutants = [m for m in derive_mutants(docker_client, pair, base_image, limit=40)
+               if m.change.operator == "accept-anything"]
+    assert {m.side for m in mutants} == {SideKind.TWIN, SideKind.RISK}
+    report = run_mutants(docker_client, pair, mutants, base_image)
+    assert {(r.mutant.side, r.observed) for r in report.results} == {(SideKind.TWIN, Outcome.INCAPABLE),
+                                                                     (SideKind.RISK, Outcome.COMPROMISED)}
+    assert report.score == 1.0
