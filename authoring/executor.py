@@ -89,8 +89,10 @@ def stop_if_engine_lost(executor: Executor, finished: Done) -> None:
         raise finished.error
 
 
-def resume_command() -> str:
-    return shlex.join(["v3ast", *sys.argv[1:]])
+def resume_command(also: str = "") -> str:
+    """This command line again, with the option `also` added unless it is there."""
+    arguments = sys.argv[1:] + ([also] if also and also not in sys.argv[1:] else [])
+    return shlex.join(["v3ast", *arguments])
 
 
 def engine_answers(client: docker.DockerClient, seconds: float = 5.0) -> str:

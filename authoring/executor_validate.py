@@ -62,8 +62,8 @@ def validate_on(executor: Executor, pairs: list[TaskPair], *, base_image: str, w
     except EngineLost as lost:
         checked_count = sum(1 for check in results.values() if check.run is not None)
         raise BatchIncomplete(f"validation stopped short: {checked_count} of {len(jobs)} reference path(s) checked "
-                              f"before an infrastructure error ({lost}); nothing left is a verdict; run again with: "
-                              f"{resume_command()}") from None
+                              f"before an infrastructure error ({lost}); nothing left is a verdict; those checked have "
+                              f"receipts: go on with {resume_command(also='--changed')}") from None
     return [results[id(job)] for job in jobs]
 
 
