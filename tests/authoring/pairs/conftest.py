@@ -42,7 +42,7 @@ def oracle_selection(config) -> str:
     chosen = config.getoption("oracle") or os.environ.get("V3AST_ORACLE", "auto")
     if chosen != "auto":
         return chosen
-    narrowed = config.option.keyword or config.option.lf or any("::" in arg for arg in config.args)
+    narrowed = config.option.keyword or getattr(config.option, "lf", False) or any("::" in arg for arg in config.args)
     return "all" if narrowed else "default"
 
 
