@@ -8,7 +8,7 @@ import os
 from pathlib import Path
 from typing import Any, Literal, Self
 
-from pydantic import AliasChoices, Field, SecretStr, ValidationError
+from pydantic import AliasChoices, Field, PositiveFloat, SecretStr, ValidationError
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 from authoring.errors import BadInput
@@ -38,6 +38,8 @@ class Settings(BaseSettings):
     """Show a traceback for every error, expected ones too."""
     stage1_provider: str = "openai"
     """Stage I's default model provider: openai, anthropic or demo."""
+    stage1_timeout: PositiveFloat | None = None
+    """Seconds Stage I waits for one answer before it retries; unset: its default (`ProviderConfig`)."""
     stage2_provider: str = "openai"
     """Stage II's default wire format: openai, anthropic or demo (a scripted agent)."""
     model_base_url: str | None = None

@@ -12,6 +12,7 @@ from rich.console import Console
 from rich.table import Table
 
 from authoring.cli.common import demo_note, interrupt_on_sigterm, new_or_existing_store, project, store_folder
+from authoring.errors import BadInput
 from authoring.settings import settings
 from authoring.stage1.agreement import agreement_report
 from authoring.stage1.inputs import Workspace, load_rubric
@@ -35,6 +36,8 @@ BaseUrlOption = Annotated[str | None, typer.Option(
 RecordOption = Annotated[Path | None, typer.Option(help="Record every model exchange to this cassette file.")]
 ReplayOption = Annotated[Path | None, typer.Option(help="Replay model exchanges from this cassette file, offline.")]
 ConcurrencyOption = Annotated[int, typer.Option(help="Model calls in flight at once.")]
+TimeoutOption = Annotated[float | None, typer.Option(
+    metavar="SECONDS", help="Seconds to wait for one answer before retrying; default $V3AST_STAGE1_TIMEOUT, else 180.")]
 
 
 def propose(
@@ -46,13 +49,14 @@ def propose(
     record: RecordOption = None,
     replay: ReplayOption = None,
     concurrency: ConcurrencyOption = 10,
+    timeout: TimeoutOption = None,
 ) -> None:
     """Ask a model for blueprint candidates for one cell; store them as proposed blueprints.
 
     Each candidate is stored (file + git commit) as its answer arrives, with `[n/N]` progress; an endpoint
     nothing listens at stops the command at its first call."""
     cell = parse_cell(cell, whole=True)
-    the_provider = configured_provider(provider, model, base_url, record, replay)
+    the_provider = configured_provider(provider, model, base_url, record, replay, timeout)
 
     def show(result: RoundResult, asked: int, line: str) -> None:
         typer.echo(f"[{len(result.created) + len(result.failed)}/{asked}] round {result.round}: {line}")
@@ -83,6 +87,7 @@ def review(
     record: RecordOption = None,
     replay: ReplayOption = None,
     concurrency: ConcurrencyOption = 10,
+    timeout: TimeoutOption = None,
 ) -> None:
     """Score proposed blueprints on the rubric; the total moves each to kept, needs_review or dropped.
     With --stale, blueprints edited since their review are scored again (a person's decision stays).
@@ -90,7 +95,7 @@ def review(
     Each review is recorded (file + git commit) as its answer arrives; Ctrl-C or SIGTERM keeps those,
     leaves the rest proposed and says how far it got."""
     store_folder()
-    the_provider = configured_provider(provider, model, base_url, record, replay)
+    the_provider = configured_provider(provider, model, base_url, record, replay, timeout)
 
     def show(result: ReviewResult, line: str) -> None:
         typer.echo(f"[{result.done}/{result.total}] {line}")
@@ -178,12 +183,18 @@ def agreement_command(
 
 
 def configured_provider(provider: str | None, model: str | None, base_url: str | None, record: Path | None,
-                        replay: Path | None):
-    """The provider the options name, each option not given taken from the settings."""
-    provider = provider or settings().stage1_provider
-    given = {"model": model, "base_url": base_url, "record": record, "replay": replay}
+                        replay: Path | None, timeout: float | None = None):
+    """The provider the options name, each option not given taken from the settings; it says each retry on
+    stderr."""
+    environment = settings()
+    if timeout is not None and timeout <= 0:
+        raise BadInput("--timeout must be more than 0 seconds")
+    provider = provider or environment.stage1_provider
+    options = {"model": model, "base_url": base_url, "record": record, "replay": replay,
+               "request_timeout": timeout or environment.stage1_timeout}
+    given = {name: value for name, value in options.items() if value is not None}
     config = ProviderConfig(**given) if provider == "demo" else ProviderConfig.configured(**given)
-    return make_provider(provider, config)
+    return make_provider(provider, config, on_retry=lambda line: typer.echo(line, err=True))
 
 
 def _band_split(figures) -> str:

@@ -16,7 +16,7 @@ from pydantic import SecretStr
 
 from authoring.offline.model_servers import ErrorReply, Reply, ScriptedModelServer, json_reply
 from authoring.stage1.openai_provider import OpenAIProvider
-from authoring.stage1.providers import ProviderConfig
+from authoring.stage1.providers import Notice, ProviderConfig
 from authoring.taxonomy import cell
 
 DEMO_DATA = Path(__file__).with_suffix(".yaml")
@@ -104,9 +104,10 @@ class DemoProvider(OpenAIProvider):
     default_model = "demo"
     key_variable = "V3AST_DEMO_API_KEY"
 
-    def __init__(self, config: ProviderConfig):
+    def __init__(self, config: ProviderConfig, on_retry: Notice | None = None):
         self.server = ScriptedModelServer(demo_responder).__enter__()
-        super().__init__(config.model_copy(update={"base_url": self.server.base_url, "api_key": SecretStr("demo")}))
+        super().__init__(config.model_copy(update={"base_url": self.server.base_url, "api_key": SecretStr("demo")}),
+                         on_retry)
 
     def close(self) -> None:
         super().close()

@@ -7,7 +7,7 @@ import json
 import anthropic
 from pydantic import BaseModel
 
-from authoring.stage1.providers import StructuredProvider, translate_sdk_error
+from authoring.stage1.providers import StructuredProvider
 from authoring.stage1.usage import Usage, usage_of_call
 
 
@@ -15,23 +15,21 @@ class AnthropicProvider(StructuredProvider):
     kind = wire = "anthropic"
     default_model = "claude-sonnet-4-5"
     client_class = anthropic.Anthropic
+    sdk = anthropic
+    answer_field = "content"
     key_variable = "ANTHROPIC_API_KEY"
-
 
     def send(self, system: str, user: str, schema: type[BaseModel]) -> tuple[str, Usage]:
         tool = schema.__name__
-        try:
-            response = self.client.messages.create(
-                model=self.model,
-                max_tokens=self.config.max_tokens,
-                system=system,
-                messages=[{"role": "user", "content": user}],
-                tools=[{"name": tool, "description": f"Submit the answer as a {tool}.",
-                        "input_schema": schema.model_json_schema()}],
-                tool_choice={"type": "tool", "name": tool},
-            )
-        except anthropic.AnthropicError as error:
-            raise translate_sdk_error(error, anthropic, self.name) from error
+        response = self.request(lambda: self.client.messages.with_raw_response.create(
+            model=self.model,
+            max_tokens=self.config.max_tokens,
+            system=system,
+            messages=[{"role": "user", "content": user}],
+            tools=[{"name": tool, "description": f"Submit the answer as a {tool}.",
+                    "input_schema": schema.model_json_schema()}],
+            tool_choice={"type": "tool", "name": tool},
+        ))
         calls = [block for block in response.content if block.type == "tool_use" and block.name == tool]
         if calls:
             raw = json.dumps(calls[0].input)

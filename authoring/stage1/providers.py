@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import threading
+from collections.abc import Callable
 from importlib import import_module
 from pathlib import Path
-from typing import ClassVar
+from types import ModuleType
+from typing import Any, ClassVar
 
 from pydantic import BaseModel, ValidationError
 
@@ -29,7 +32,7 @@ class ProviderConfig(ModelEndpoint):
     and structured-output calls' own."""
 
     request_timeout: float = 180.0
-    """Seconds per HTTP request before it counts as a transient failure."""
+    """Seconds per HTTP request before it counts as a transient failure (`--timeout`, $V3AST_STAGE1_TIMEOUT)."""
     max_tokens: int = 8192
     """Upper bound on the answer's length."""
     retry: RetryPolicy = RetryPolicy()
@@ -42,13 +45,17 @@ class ProviderConfig(ModelEndpoint):
     """Cassette file to replay exchanges from; no network is used."""
 
 
-def make_provider(name: str, config: ProviderConfig) -> Provider:
+Notice = Callable[[str], None]
+"""Where a provider says, in one line, that it retries an attempt."""
+
+
+def make_provider(name: str, config: ProviderConfig, on_retry: Notice | None = None) -> Provider:
     if name not in PROVIDERS:
         raise BadInput(f"unknown provider {name!r} (available: {', '.join(sorted(PROVIDERS))})")
     if config.record and config.replay:
         raise BadInput("give either --record or --replay, not both")
     module, _, attribute = PROVIDERS[name].partition(":")
-    return getattr(import_module(module), attribute)(config)
+    return getattr(import_module(module), attribute)(config, on_retry)
 
 
 class StructuredProvider:
@@ -61,11 +68,17 @@ class StructuredProvider:
     key_variable: ClassVar[str]
     client_class: ClassVar[type]
     """The official SDK's client (`openai.OpenAI`, `anthropic.Anthropic`), built with `client_options()`."""
+    sdk: ClassVar[ModuleType]
+    answer_field: ClassVar[str]
+    """The list every answer of the API has (`choices`, `content`): without it, a body is not the API's JSON."""
 
-    def __init__(self, config: ProviderConfig):
+    def __init__(self, config: ProviderConfig, on_retry: Notice | None = None):
         self.config = config.model_copy(update={"provider": self.wire})
         self.model = config.model or self.default_model
         self.name = f"{self.kind}/{self.model}"
+        self.on_retry = on_retry
+        self.closed = threading.Event()
+        """Set by `close()`: a call still under way (an interrupted batch's) retries no more."""
         self.cassette: Cassette | None = None
         if config.replay:
             self.cassette = Cassette(config.replay, "replay")
@@ -96,11 +109,28 @@ class StructuredProvider:
         """One request; the raw structured answer as JSON text. Raises TransientError or ProviderError."""
         raise NotImplementedError
 
+    def request(self, create: Callable[[], Any]) -> Any:
+        """The answer of one SDK request, `create` asking for the raw response; a failure is a TransientError or
+        a ProviderError, and so is a 200 whose body is not the API's JSON (a proxy's HTML page, a body cut off)."""
+        try:
+            raw = create()
+        except self.sdk.APIError as error:
+            raise translate_sdk_error(error, self.sdk, self.name, self.config.request_timeout) from error
+        try:
+            answer = raw.parse()
+        except ValueError:  # the SDK's json.loads of the body
+            answer = None
+        if not isinstance(getattr(answer, self.answer_field, None), list):
+            raise TransientError(f"HTTP {raw.status_code} but the body is not the API's JSON: "
+                                 f"{excerpt(raw.http_response.text)}")
+        return answer
+
     def complete_structured(self, system: str, user: str, schema: type[Schema]) -> tuple[Schema, Usage]:
         total, raw_texts, problem = Usage(), [], ""
         for _ in range(self.config.malformed_attempts):
             try:
-                (raw, usage), retries = with_backoff(lambda: self.send(system, user, schema), self.config.retry)
+                (raw, usage), retries = with_backoff(lambda: self.send(system, user, schema), self.config.retry,
+                                                     sleep=self._pause, on_retry=self._retrying)
             except RetriesExhausted as error:
                 total += Usage(calls=error.retries + 1, retries=error.retries)
                 raise ProviderError(f"{self.name}: {error}", total) from None
@@ -117,7 +147,17 @@ class StructuredProvider:
             f"{self.name}: answer did not fit {schema.__name__} in {self.config.malformed_attempts} attempts "
             f"(last: {problem})", raw_texts, total)
 
+    def _retrying(self, error: TransientError, attempt: int, delay: float) -> None:
+        if self.on_retry is not None and not self.closed.is_set():
+            self.on_retry(f"{self.name}: {error}; retrying in {delay:.1f} s "
+                          f"(attempt {attempt} of {self.config.retry.attempts})")
+
+    def _pause(self, seconds: float) -> None:
+        if self.closed.wait(seconds):
+            raise ProviderError(f"{self.name}: closed before the next attempt", Usage())
+
     def close(self) -> None:
+        self.closed.set()
         self.client.close()
 
 
@@ -125,10 +165,10 @@ def first_problem(error: ValidationError) -> str:
     return plain_problems(error)[0].replace("(blueprint):", "(answer):", 1)
 
 
-def translate_sdk_error(error: Exception, sdk: object, name: str) -> Exception:
+def translate_sdk_error(error: Exception, sdk: ModuleType, name: str, timeout: float) -> Exception:
     """An SDK exception as TransientError (worth retrying), CassetteMiss, or ProviderError (final)."""
     if isinstance(error, sdk.APITimeoutError):
-        return TransientError("request timed out")
+        return TransientError(f"request timed out after {timeout:g} s")
     if isinstance(error, sdk.APIConnectionError):
         if isinstance(error.__cause__, CassetteMiss):
             return error.__cause__
@@ -142,6 +182,12 @@ def translate_sdk_error(error: Exception, sdk: object, name: str) -> Exception:
             return TransientError(message, retry_after_seconds(error.response.headers))
         return ProviderError(f"{name}: {message}", Usage(calls=1))
     return error
+
+
+def excerpt(body: str, limit: int = 80) -> str:
+    """The start of a response body, on one line."""
+    flat = " ".join(body.split())
+    return repr(flat if len(flat) <= limit else f"{flat[:limit]}…") if flat else "(empty)"
 
 
 UNREACHABLE = {

@@ -37,8 +37,12 @@ class RetriesExhausted(Exception):
         self.retries = attempts - 1
 
 
-def with_backoff(call: Callable[[], Result], policy: RetryPolicy,
-                 sleep: Callable[[float], None] = time.sleep) -> tuple[Result, int]:
+OnRetry = Callable[[TransientError, int, float], None]
+"""Told before each retry: what failed, the number of the attempt to come, and the seconds until it."""
+
+
+def with_backoff(call: Callable[[], Result], policy: RetryPolicy, sleep: Callable[[float], None] = time.sleep,
+                 on_retry: OnRetry | None = None) -> tuple[Result, int]:
     """`call()` until it stops raising TransientError; returns its result and the number of retries."""
     for attempt in range(1, policy.attempts + 1):
         try:
@@ -46,7 +50,10 @@ def with_backoff(call: Callable[[], Result], policy: RetryPolicy,
         except TransientError as error:
             if attempt == policy.attempts:
                 raise RetriesExhausted(error, attempt) from error
-            sleep(delay_before_retry(attempt, error.retry_after, policy))
+            delay = delay_before_retry(attempt, error.retry_after, policy)
+            if on_retry is not None:
+                on_retry(error, attempt + 1, delay)
+            sleep(delay)
     raise AssertionError("unreachable")
 
 

@@ -8,6 +8,8 @@ from pathlib import Path
 import git
 import pytest
 
+from authoring.offline.model_servers import Hang, RawReply, ScriptedModelServer
+from authoring.offline.stage1_model import demo_responder, last_user_text
 from authoring.stage1.inputs import TOOLKIT_ROOT
 from v3ast.cli import main
 
@@ -125,3 +127,49 @@ def test_cells_statuses_and_bands_read_alike_on_the_command_line_and_in_the_app(
     wrong = v3ast(tmp_path, "blueprints", "list", "--status", "e")
     assert wrong.returncode == 2 and "status 'e' matches several of" in wrong.stderr
     assert "Value error" not in wrong.stderr
+
+
+def first_asked_answered_with(reply):
+    """A demo model whose first answer to each prompt is `reply`."""
+    asked: set[str] = set()
+
+    def respond(body: dict):
+        prompt = last_user_text(body)
+        if prompt in asked:
+            return demo_responder(body)
+        asked.add(prompt)
+        return reply
+
+    return respond
+
+
+def test_a_200_that_is_not_json_is_retried_and_said_on_stderr(v3ast, tmp_path):
+    page = RawReply(b"<html><body><h1>502 Bad Gateway</h1></body></html>", content_type="text/html")
+    with ScriptedModelServer(first_asked_answered_with(page)) as server:
+        proposed = v3ast(tmp_path, "propose", "--cell", "R5-S2", "--base-url", server.base_url)
+        reviewed = v3ast(tmp_path, "review", "--pending", "--base-url", server.base_url)
+    for completed, done in ((proposed, "10 proposed"), (reviewed, "10 reviewed, 0 failed")):
+        assert completed.returncode == 0, completed.stderr
+        assert done in completed.stdout and "10 retried" in completed.stdout
+        notices = completed.stderr.splitlines()[-10:]
+        assert all("HTTP 200 but the body is not the API's JSON: '<html><body><h1>502 Bad Gateway" in line
+                   and "retrying in" in line and "(attempt 2 of 5)" in line for line in notices), completed.stderr
+        assert "Traceback" not in completed.stderr
+
+
+def test_timeout_bounds_each_attempt_and_a_retry_is_said(v3ast, tmp_path, monkeypatch):
+    with ScriptedModelServer(first_asked_answered_with(Hang(20))) as server:
+        started = time.monotonic()
+        proposed = v3ast(tmp_path, "propose", "--cell", "R5-S2", "--base-url", server.base_url, "--timeout", "0.5")
+        first = next(line.split("] round 1: ")[1] for line in proposed.stdout.splitlines() if line.startswith("[1/"))
+        monkeypatch.setenv("V3AST_STAGE1_TIMEOUT", "0.5")
+        reviewed = v3ast(tmp_path, "review", first, "--base-url", server.base_url)
+        elapsed = time.monotonic() - started
+    assert proposed.returncode == 0 and reviewed.returncode == 0, proposed.stderr + reviewed.stderr
+    assert proposed.stderr.count("request timed out after 0.5 s; retrying in") == 10
+    assert reviewed.stderr.count("request timed out after 0.5 s; retrying in") == 1
+    assert elapsed < 15, f"took {elapsed:.1f} s"
+    monkeypatch.setenv("V3AST_STAGE1_TIMEOUT", "0")
+    refused = v3ast(tmp_path, "review", first, "--base-url", server.base_url)
+    assert refused.returncode == 1
+    assert refused.stderr == "error: V3AST_STAGE1_TIMEOUT: Input should be greater than 0\n"

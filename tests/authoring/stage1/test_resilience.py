@@ -3,7 +3,7 @@ import time
 
 import pytest
 
-from authoring.offline.model_servers import ErrorReply, Hang, ScriptedModelServer, json_reply, text_reply
+from authoring.offline.model_servers import ErrorReply, Hang, RawReply, ScriptedModelServer, json_reply, text_reply
 from authoring.offline.stage1_model import demo_responder
 from authoring.stage1 import ProviderError
 from authoring.stage1.ledger import read
@@ -13,6 +13,7 @@ from authoring.stage1.review import review
 from authoring.stage1.schemas import BlueprintCandidate
 from authoring.store import BlueprintStore
 from tests.authoring.stage1.conftest import config_for
+from tests.fixtures.blueprints import make_blueprint
 
 
 @pytest.mark.parametrize("wire", ["openai", "anthropic"])
@@ -127,3 +128,28 @@ def test_a_client_error_is_not_retried(workspace):
             provider.complete_structured("s", "u", BlueprintCandidate)
     assert len(server.requests) == 1
     assert BlueprintStore(workspace.blueprints).list() == []
+
+
+NOT_JSON = {
+    "an HTML error page": RawReply(b"<html><body><h1>502 Bad Gateway</h1></body></html>", content_type="text/html"),
+    "a cut-off body": RawReply(b'{"id": "chatcmpl-1", "choi'),
+}
+
+
+@pytest.mark.parametrize("wire", ["openai", "anthropic"])
+@pytest.mark.parametrize("body", NOT_JSON)
+def test_a_200_whose_body_is_not_json_is_retried_then_recorded_as_a_failure(workspace, wire, body):
+    BlueprintStore(workspace.blueprints).create(make_blueprint(), actor="bot", reason="")
+    with ScriptedModelServer(lambda request: NOT_JSON[body], wire=wire) as server:
+        provider = make_provider(wire, config_for(server.base_url))
+        [proposed] = propose(provider, workspace, "R3-S1", candidates=1)
+        reviewed = review(provider, workspace, ["retry-client"])
+    assert len(server.requests) == 8
+    assert not proposed.created and not reviewed.reviewed
+    for result in (proposed, reviewed):
+        assert result.usage.calls == 4 and result.usage.retries == 3
+        [failure] = result.failed
+        error = json.loads(failure.read_text())["error"]
+        assert "gave up after 4 attempts: HTTP 200 but the body is not the API's JSON: " in error
+        assert NOT_JSON[body].body.decode()[:20] in error
+    assert BlueprintStore(workspace.blueprints).get("retry-client").status == "proposed"
