@@ -20,7 +20,8 @@ from authoring.errors import V3astError
 from authoring.settings import settings
 
 FALLBACK_COMMITTER = ("v3ast", "v3ast@localhost")
-DEFERRED_SIGNALS = (signal.SIGINT, signal.SIGTERM)
+INTERRUPTS = (signal.SIGINT, signal.SIGTERM)
+"""The signals that stop a command as Ctrl-C does; a change being written defers them."""
 
 
 @dataclass(frozen=True)
@@ -35,6 +36,18 @@ class WriteFailed(V3astError, RuntimeError):
     """A change that could not be written or committed; the files and the index are as they were."""
 
 
+class GitApart(git.Git):
+    """Runs each git in a process group of its own: an interrupt for v3ast's group (Ctrl-C, `kill -INT -- -PGID`)
+    reaches v3ast, which defers it until its change is committed or undone, and never a `git commit` half way."""
+
+    def execute(self, command, *args, **kwargs):
+        return super().execute(command, *args, process_group=0, **kwargs)
+
+
+class AuditRepo(git.Repo):
+    GitCommandWrapperType = GitApart
+
+
 class AuditTrail:
     """Commits single paths of the repository that holds a data folder (creating one if there is none)."""
 
@@ -42,9 +55,9 @@ class AuditTrail:
         self.folder = folder.resolve()
         self.folder.mkdir(parents=True, exist_ok=True)
         try:
-            self.repo = git.Repo(self.folder, search_parent_directories=True)
+            self.repo = AuditRepo(self.folder, search_parent_directories=True)
         except git.InvalidGitRepositoryError:
-            self.repo = git.Repo.init(self.folder)
+            self.repo = AuditRepo.init(self.folder)
         self.root = Path(self.repo.working_tree_dir).resolve()
         self.lock_path = Path(self.repo.git_dir) / "v3ast-audit.lock"
         self.journal_path = Path(self.repo.git_dir) / "v3ast-pending.json"
@@ -159,7 +172,14 @@ class AuditTrail:
         self.journal_path.unlink(missing_ok=True)
 
     def _head(self) -> str | None:
-        return self.repo.head.commit.hexsha if self.repo.head.is_valid() else None
+        """HEAD's commit, None before the first; asked of a git of its own, since GitPython's long-lived
+        `git cat-file` may have died, and its `head.is_valid()` would then take the repository for an empty one."""
+        try:
+            return self.repo.git.rev_parse("--verify", "--quiet", "HEAD^{commit}")
+        except git.GitCommandError as error:
+            if error.status == 1:
+                return None
+            raise
 
     def _relative(self, path: Path) -> str:
         return str(path.resolve().relative_to(self.root))
@@ -178,7 +198,7 @@ class AuditTrail:
         with self.repo.git.custom_environment(**self._identity()):
             self.repo.git.commit("--quiet", "--no-verify", f"--author={_name(actor)} <{_email(actor)}>",
                                  "-m", message, "--only", "--", *relative)
-        return self.repo.head.commit.hexsha
+        return self._head()
 
     def history(self, *paths: Path) -> list[HistoryEntry]:
         """Every commit that touched any of `paths`, newest first."""
@@ -210,7 +230,7 @@ def deferred_interrupts() -> Iterator[None]:
         yield
         return
     arrived: list[int] = []
-    previous = {number: signal.signal(number, lambda n, _: arrived.append(n)) for number in DEFERRED_SIGNALS}
+    previous = {number: signal.signal(number, lambda n, _: arrived.append(n)) for number in INTERRUPTS}
     try:
         yield
     finally:

@@ -14,7 +14,7 @@ from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
-from authoring.audit import git_user_name
+from authoring.audit import INTERRUPTS, git_user_name
 from authoring.errors import NotFound
 from authoring.project import Project
 from authoring.store import BlueprintStore
@@ -73,17 +73,20 @@ def print_rows(console: Console, header: Sequence[str], rows: Sequence[Sequence[
 
 
 @contextmanager
-def interrupt_on_sigterm() -> Iterator[None]:
-    """SIGTERM (kill, a CI timeout) stops the command as Ctrl-C does, so the same clean-up runs."""
+def interruptible() -> Iterator[None]:
+    """SIGTERM (kill, a CI timeout) and SIGINT stop the command as Ctrl-C does, so the same clean-up runs;
+    SIGINT too when the command started with it ignored, as a script's `setsid v3ast … &` does (the script then
+    stops it with `kill -INT -- -PID`)."""
 
     def interrupt(signum: int, frame: object) -> None:
         raise KeyboardInterrupt
 
-    previous = signal.signal(signal.SIGTERM, interrupt)
+    previous = {number: signal.signal(number, interrupt) for number in INTERRUPTS}
     try:
         yield
     finally:
-        signal.signal(signal.SIGTERM, previous)
+        for number, handler in previous.items():
+            signal.signal(number, handler)
 
 
 def demo_note(provider: object) -> str:

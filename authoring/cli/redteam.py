@@ -10,7 +10,7 @@ from rich.console import Console
 from rich.markup import escape
 from typer.core import TyperGroup
 
-from authoring.cli.common import default_actor, interrupt_on_sigterm, print_rows, project
+from authoring.cli.common import default_actor, interruptible, print_rows, project
 from authoring.errors import BadInput, NotFound
 from authoring.pairs.format import load_pairs
 from authoring.settings import settings
@@ -94,7 +94,7 @@ def run(
         typer.echo(f"  ran {proposal.id}: {verdict}")
 
     try:
-        with interrupt_on_sigterm():
+        with interruptible():
             session, rows = review(connect(), records_root(), pair, proposer, per_kind=per_kind, workers=workers,
                                    base_image=BASE_IMAGE, on_run=ran, on_open=opened)
     finally:

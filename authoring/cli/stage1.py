@@ -11,7 +11,7 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
-from authoring.cli.common import demo_note, interrupt_on_sigterm, new_or_existing_store, project, store_folder
+from authoring.cli.common import demo_note, interruptible, new_or_existing_store, project, store_folder
 from authoring.errors import BadInput
 from authoring.settings import settings
 from authoring.stage1.agreement import agreement_report
@@ -63,7 +63,7 @@ def propose(
 
     try:
         new_or_existing_store()
-        with interrupt_on_sigterm():
+        with interruptible():
             results = run_proposals(the_provider, Workspace.of(project()), cell, rounds=rounds,
                                     concurrency=concurrency, progress=show)
     finally:
@@ -92,8 +92,8 @@ def review(
     """Score proposed blueprints on the rubric; the total moves each to kept, needs_review or dropped.
     With --stale, blueprints edited since their review are scored again (a person's decision stays).
 
-    Each review is recorded (file + git commit) as its answer arrives; Ctrl-C or SIGTERM keeps those,
-    leaves the rest proposed and says how far it got."""
+    Each review is recorded (file + git commit) as its answer arrives; SIGINT (Ctrl-C) or SIGTERM stops at once,
+    keeps those, leaves the rest proposed, says how far it got and exits 130."""
     store_folder()
     the_provider = configured_provider(provider, model, base_url, record, replay, timeout)
 
@@ -101,18 +101,17 @@ def review(
         typer.echo(f"[{result.done}/{result.total}] {line}")
 
     try:
-        with interrupt_on_sigterm():
+        with interruptible():
             result = run_review(the_provider, Workspace.of(project()), ids or [], pending=pending,
                                 concurrency=concurrency, progress=show, stale=stale)
     finally:
         the_provider.close()
-    summary = (f"{len(result.reviewed)} reviewed, {len(result.failed)} failed · "
-               f"{_usage(result.usage)}{demo_note(the_provider)}")
+    spent = f"{_usage(result.usage)}{demo_note(the_provider)}"
     if result.interrupted:
-        typer.echo(f"interrupted after {result.done} of {result.total}: {summary}; "
-                   f"the other {result.total - result.done} are untouched (still proposed)", err=True)
+        typer.echo(f"interrupted: {len(result.reviewed)} of {result.total} reviewed, kept: {_kept(result)}; "
+                   f"{result.total - result.done} untouched (still proposed) · {spent}", err=True)
         raise typer.Exit(130)
-    typer.echo(summary)
+    typer.echo(f"{len(result.reviewed)} reviewed, {len(result.failed)} failed · {spent}")
     if result.failed and not result.reviewed:
         raise typer.Exit(1)
 
@@ -195,6 +194,14 @@ def configured_provider(provider: str | None, model: str | None, base_url: str |
     given = {name: value for name, value in options.items() if value is not None}
     config = ProviderConfig(**given) if provider == "demo" else ProviderConfig.configured(**given)
     return make_provider(provider, config, on_retry=lambda line: typer.echo(line, err=True))
+
+
+def _kept(result: ReviewResult) -> str:
+    """What an interrupted review leaves recorded."""
+    reviewed, failed = len(result.reviewed), len(result.failed)
+    kept = [f"the {reviewed} review{'s' * (reviewed != 1)} recorded"] if reviewed else []
+    kept += [f"{failed} failure record{'s' * (failed != 1)}"] if failed else []
+    return " and ".join(kept) or "nothing"
 
 
 def _band_split(figures) -> str:

@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
+import queue
+import threading
 from collections.abc import Callable
-from concurrent.futures import ThreadPoolExecutor, as_completed
 from dataclasses import dataclass, field
 
 from pydantic import BaseModel
@@ -30,22 +31,43 @@ class ModelCall:
 
 def ask_all(provider: Provider, calls: list[ModelCall], schema: type[BaseModel], concurrency: int,
             on_done: Callable[[ModelCall], None] | None = None) -> None:
-    """Run every call on a bounded thread pool, so a batch takes about as long as its slowest call.
+    """Run every call on at most `concurrency` threads, so a batch takes about as long as its slowest call.
 
     `on_done` gets each call as it finishes, in this thread, so its answer is used (written) at once.
-    An interruption (Ctrl-C, an exception from `on_done`, or an endpoint nothing listens at) cancels the
-    calls not yet started and is raised."""
+    An interruption (Ctrl-C, an exception from `on_done`, or an endpoint nothing listens at) is raised at once:
+    no call starts after it, and the calls under way are abandoned (their threads are daemons: the process
+    does not wait for them, and nothing of theirs is written)."""
     if concurrency < 1:
         raise BadInput("--concurrency must be at least 1")
-    pool = ThreadPoolExecutor(max_workers=concurrency)
+    waiting: queue.SimpleQueue[ModelCall] = queue.SimpleQueue()
+    finished: queue.SimpleQueue[tuple[ModelCall, BaseException | None]] = queue.SimpleQueue()
+    for call in calls:
+        waiting.put(call)
+    stop = threading.Event()
+
+    def work() -> None:
+        while not stop.is_set():
+            try:
+                call = waiting.get_nowait()
+            except queue.Empty:
+                return
+            try:
+                ask(provider, call, schema)
+                finished.put((call, None))
+            except BaseException as error:
+                finished.put((call, error))
+
+    for _ in range(min(concurrency, len(calls))):
+        threading.Thread(target=work, name="model-call", daemon=True).start()
     try:
-        futures = {pool.submit(ask, provider, call, schema): call for call in calls}
-        for future in as_completed(futures):
-            future.result()
+        for _ in calls:
+            call, error = finished.get()
+            if error is not None:
+                raise error
             if on_done is not None:
-                on_done(futures[future])
+                on_done(call)
     finally:
-        pool.shutdown(wait=False, cancel_futures=True)
+        stop.set()
 
 
 def ask(provider: Provider, call: ModelCall, schema: type[BaseModel]) -> None:

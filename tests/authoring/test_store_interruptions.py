@@ -109,3 +109,18 @@ def test_a_held_git_lock_is_named_and_changes_nothing(tmp_path, store):
         lock.unlink()
     assert git(tmp_path, "status", "--porcelain") == ""
     assert store.get("retry-client").status == "proposed"
+
+
+def test_a_dead_git_helper_neither_loses_a_commit_nor_unstages_the_file(tmp_path, store):
+    """GitPython reads objects through long-lived `git cat-file` children; one killed (a signal to the process
+    group) must not pass for a repository without commits."""
+    store.update("retry-client", lambda b: b.model_copy(update={"title": "first"}), actor="a", reason="")
+    assert store.audit.repo.head.commit.tree["blueprints"]  # an object read: GitPython starts its helpers
+    helpers = [h for h in (store.audit.repo.git.cat_file_all, store.audit.repo.git.cat_file_header) if h]
+    assert helpers
+    for helper in helpers:
+        helper.proc.kill()
+        helper.proc.wait()
+    store.update("retry-client", lambda b: b.model_copy(update={"title": "second"}), actor="a", reason="")
+    assert git(tmp_path, "status", "--porcelain") == ""
+    assert "title: second" in git(tmp_path, "show", "HEAD:blueprints/R5-S2/retry-client.yaml")
