@@ -17,6 +17,9 @@ PACKAGE_ROOT = Path(__file__).resolve().parents[1]
 FIRST_PARTY = ("authoring",)
 JUDGING_ENTRY_POINTS = ("authoring.pairs.runner", "authoring.pairs.validate", "authoring.sandbox.agent_environment")
 """Where a run starts: the runner, the oracle check and the harness-side sandbox environment."""
+NOT_JUDGING = {"authoring.settings"}
+"""Imported by judging code, yet no verdict depends on it: the settings reach a run only through the base image,
+whose recipe the digest holds (and a new Stage I option must not make every receipt stale)."""
 DATA_SUFFIXES = frozenset({".sh", ".sql", ".yaml", ".json", ".j2", ".txt", ".conf"})
 SIBLING_PROGRAM = re.compile(r"""["']([A-Za-z_][A-Za-z0-9_]*\.py)["']""")
 
@@ -55,7 +58,7 @@ def judging_modules(root: Path = PACKAGE_ROOT, entry_points: tuple[str, ...] = J
     while pending:
         name = pending.pop()
         path = module_file(name, root)
-        if name in seen or path is None:
+        if name in seen or name in NOT_JUDGING or path is None:
             continue
         seen[name] = path
         pending.extend(imported_modules(path, name, root) - seen.keys())
