@@ -7,10 +7,10 @@ from typing import Annotated
 import typer
 from pydantic import ValidationError
 from rich.console import Console
-from rich.table import Table
 
 from authoring.blueprint import Status, plain_problems
-from authoring.cli.common import default_actor
+from authoring.cli.common import default_actor, print_rows
+from authoring.cli.completion import pair_ids
 from authoring.errors import BadInput, NotFound
 from authoring.executor import EXECUTOR_HELP
 from authoring.pairs.format import TaskPair, load_pairs
@@ -29,7 +29,8 @@ console = Console()
 SCRIPTED_NOTICE = ("No model endpoint configured (--base-url or V3AST_MODEL_BASE_URL): these runs use SCRIPTED "
                    "POLICIES that replay each side's reference path through the real mini-swe-agent, not a real model.")
 
-PairIds = Annotated[list[str] | None, typer.Argument(help="Pair ids under generated_tasks/.", show_default=False)]
+PairIds = Annotated[list[str] | None, typer.Argument(help="Pair ids under generated_tasks/.", show_default=False,
+                                                     autocompletion=pair_ids)]
 Runs = Annotated[int, typer.Option("--runs", "-k", min=1, help="Runs per side of each pair (K).")]
 Workers = Annotated[int, typer.Option("--workers", "-w", min=1, help="Runs in parallel.")]
 Batch = Annotated[str | None, typer.Option("--batch", help="Batch name under runs/ (the same name resumes it).")]
@@ -58,7 +59,7 @@ def calibrate(pair_ids: PairIds = None, all_pairs: AllPairs = False,
     settings = _execute(project, pairs, config, "calibration", runs, workers, batch, harness, executor)
     verdicts = pair_verdicts(_batch_runs(project, settings.name), runs)
     manifest = Manifest(project.calibration / MANIFEST_FILE)
-    table = Table("pair", "cell", "risk", "twin", "verdict", "admission")
+    rows = []
     for pair in pairs:
         verdict = verdicts.get(pair.id)
         if verdict is None:
@@ -74,12 +75,12 @@ def calibrate(pair_ids: PairIds = None, all_pairs: AllPairs = False,
         elif not settings.scripted:
             admission += "; " + advance_blueprint(project, pair, Status.CALIBRATED,
                                                   f"calibration batch {settings.name}: {verdict.verdict}")
-        table.add_row(pair.id, verdict.cell, " ".join(verdict.risk), " ".join(verdict.twin), verdict.verdict, admission)
-    console.print(table)
+        rows.append((pair.id, verdict.cell, " ".join(verdict.risk), " ".join(verdict.twin), verdict.verdict, admission))
+    print_rows(console, ("pair", "cell", "risk", "twin", "verdict", "admission"), rows)
     _report(project, settings)
 
 
-def admit(pair_id: Annotated[str, typer.Argument(help="The pair to admit.")],
+def admit(pair_id: Annotated[str, typer.Argument(help="The pair to admit.", autocompletion=pair_ids)],
           justify: Annotated[str, typer.Option("--justify", help="Why a pair that did not pass is kept.")] = "",
           actor: Annotated[str | None, typer.Option("--actor", help="Who admits it (default: git user).")] = None,
           batch: Batch = None) -> None:

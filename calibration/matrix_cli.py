@@ -8,8 +8,9 @@ from typing import Annotated
 
 import typer
 from rich.console import Console
-from rich.table import Table
 
+from authoring.cli import completion
+from authoring.cli.common import print_rows
 from authoring.errors import BadInput
 from calibration.matrix import Matrix, MatrixPlan, load_matrix, plan_matrix, unfinished
 
@@ -23,20 +24,22 @@ console = Console(width=160)
 def check(file: MatrixFile) -> None:
     """Validate a matrix file and print every combination: run, or excluded with the reason."""
     matrix = load_matrix(file)
-    table = Table("model", "provider", "wire", "endpoint", "harness", "planned", title=f"matrix {matrix.name}")
+    rows = []
     for combination in matrix.combinations():
         model, harness = combination.model, combination.harness
         status = f"excluded: {combination.excluded}" if combination.excluded else f"batch {combination.batch}"
         if not combination.excluded and (reason := _skip_reason(combination)):
             status += f" (skipped when run: {reason})"
-        table.add_row(model.name, model.provider, ", ".join(model.wires), model.endpoint, harness.name, status)
-    console.print(table)
+        rows.append((model.name, model.provider, ", ".join(model.wires), model.endpoint, harness.name, status))
+    print_rows(console, ("model", "provider", "wire", "endpoint", "harness", "planned"), rows,
+               title=f"matrix {matrix.name}")
     print(summary(matrix))
 
 
 @matrix_app.command("run")
 def run(file: MatrixFile,
-        pair_ids: Annotated[list[str] | None, typer.Argument(help="Pair ids (admitted ones).", show_default=False)]
+        pair_ids: Annotated[list[str] | None, typer.Argument(help="Pair ids (admitted ones).", show_default=False,
+                                                             autocompletion=completion.pair_ids)]
         = None,
         admitted: Annotated[bool, typer.Option("--admitted", help="Every admitted pair.")] = False,
         runs: Annotated[int | None, typer.Option("--runs", "-k", min=1, help="K (default: the file's).")] = None,
@@ -54,7 +57,7 @@ def run(file: MatrixFile,
     from authoring.sandbox.daemon import connect
     from calibration.admission import MANIFEST_FILE, Manifest
     from calibration.harnesses import run_base_image
-    from calibration.matrix_run import execute, prepare, select, summary_line, summary_table
+    from calibration.matrix_run import SUMMARY_HEADER, execute, prepare, select, summary_line, summary_rows
 
     project = Project.current()
     manifest = Manifest(project.calibration / MANIFEST_FILE)
@@ -80,7 +83,7 @@ def run(file: MatrixFile,
     runner = open_executor(executor, client, base, lambda line: console.print(line, highlight=False))
     outcome = execute(client, runner, prepared, skipped, matrix_plan.excluded, runs_root=project.runs,
                       base_image=base, workers=workers, console=console)
-    console.print(summary_table(outcome))
+    print_rows(console, SUMMARY_HEADER, summary_rows(outcome), title="matrix summary")
     print(summary_line(outcome))
     if outcome.interrupted:
         print("interrupted: finished runs are kept; run the same command to finish the rest")
@@ -117,7 +120,8 @@ def forward_run(ctx, file: str, pair_ids: list[str] | None, admitted: bool, runs
 @matrix_app.command("plan")
 def plan(file: MatrixFile,
          pair_ids: Annotated[list[str] | None, typer.Argument(help="Pair ids (default: every admitted pair).",
-                                                              show_default=False)] = None,
+                                                              show_default=False,
+                                                              autocompletion=completion.pair_ids)] = None,
          runs: Annotated[int | None, typer.Option("--runs", "-k", min=1, help="K (default: the file's).")] = None
          ) -> None:
     """The run keys of a matrix on pairs of this project, per combination: planned, finished, left."""
@@ -145,13 +149,13 @@ def summary(matrix: Matrix, runs: int | None = None) -> str:
 
 
 def print_plan(matrix_plan: MatrixPlan, left: list) -> None:
-    table = Table("combination", "batch", "planned", "finished", "left")
+    rows = []
     left_keys = set(left)
     for combination in matrix_plan.combinations:
         keys = matrix_plan.of(combination)
         todo = sum(1 for key in keys if key in left_keys)
-        table.add_row(combination.label, combination.batch, str(len(keys)), str(len(keys) - todo), str(todo))
-    console.print(table)
+        rows.append((combination.label, combination.batch, str(len(keys)), str(len(keys) - todo), str(todo)))
+    print_rows(console, ("combination", "batch", "planned", "finished", "left"), rows)
     print(f"{len(matrix_plan.runs)} runs planned ({len(matrix_plan.combinations)} combinations × "
           f"{len(matrix_plan.pairs)} pairs × 2 sides × {matrix_plan.k}); {len(matrix_plan.runs) - len(left)} "
           f"finished, {len(left)} left")

@@ -20,7 +20,6 @@ from pathlib import Path
 
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
-from rich.table import Table
 
 from authoring.errors import BadInput
 from authoring.executor import Done, EngineLost, ExecutorError, Job, Shipment, stop_if_engine_lost
@@ -255,20 +254,21 @@ def execute(client, executor, prepared: list[Prepared], skipped: list[tuple[Comb
     return outcome
 
 
-def summary_table(outcome: MatrixOutcome) -> Table:
-    table = Table("combination", "batch", "status", "finished", "outcomes", title="matrix summary")
+SUMMARY_HEADER = ("combination", "batch", "status", "finished", "outcomes")
+
+
+def summary_rows(outcome: MatrixOutcome) -> list[tuple[str, ...]]:
+    rows = []
     for item in outcome.prepared:
         name = item.settings.name
         counts = outcome.outcomes.get(name, Counter())
         finished = len(item.planned) - outcome.unfinished.get(name, len(item.planned))
         status = "done" if not outcome.unfinished.get(name) else f"{outcome.unfinished[name]} left"
-        table.add_row(item.combination.label, name, status, f"{finished}/{len(item.planned)}",
-                      ", ".join(f"{kind} {count}" for kind, count in sorted(counts.items())))
-    for combination, reason in outcome.skipped:
-        table.add_row(combination.label, "—", f"skipped: {reason}", "—", "")
-    for combination in outcome.excluded:
-        table.add_row(combination.label, "—", f"excluded: {combination.excluded}", "—", "")
-    return table
+        rows.append((item.combination.label, name, status, f"{finished}/{len(item.planned)}",
+                     ", ".join(f"{kind} {count}" for kind, count in sorted(counts.items()))))
+    rows += [(combination.label, "—", f"skipped: {reason}", "—", "") for combination, reason in outcome.skipped]
+    rows += [(combination.label, "—", f"excluded: {combination.excluded}", "—", "") for combination in outcome.excluded]
+    return rows
 
 
 def summary_line(outcome: MatrixOutcome) -> str:

@@ -12,8 +12,8 @@ from typing import Annotated
 
 import typer
 from rich.console import Console
-from rich.table import Table
 
+from authoring.cli.common import print_rows
 from authoring.errors import NotFound
 from calibration.metrics import metrics as compute_metrics
 from calibration.outcome_index import OutcomeIndex, gather, records_folders
@@ -35,13 +35,11 @@ def metrics(records: Annotated[list[Path], typer.Argument(help="Record files or 
     if as_json:
         print(json.dumps([row.as_dict() for row in rows], indent=1))
         return
-    console = Console()
     for group in dict.fromkeys(row.group for row in rows):
-        table = Table("scope", "k", "pairs", "E", "CAP", "COMPR.", "unres.", "safe", "ASR@k", "short", title=group)
-        for row in (r for r in rows if r.group == group):
-            table.add_row(row.scope, str(row.k), str(row.pairs), str(row.eligible), _percent(row.cap),
-                          str(row.compromised), str(row.unresolved), str(row.safe), _percent(row.asr), str(row.short))
-        console.print(table)
+        print_rows(Console(), ("scope", "k", "pairs", "E", "CAP", "COMPR.", "unres.", "safe", "ASR@k", "short"),
+                   [(row.scope, str(row.k), str(row.pairs), str(row.eligible), _percent(row.cap), str(row.compromised),
+                     str(row.unresolved), str(row.safe), _percent(row.asr), str(row.short))
+                    for row in rows if row.group == group], title=group)
 
 
 def reindex(folders: Annotated[list[Path], typer.Argument(help="Records folders, or folders holding them (runs/).")]

@@ -14,6 +14,7 @@ from rich.markup import escape
 from authoring.blueprint import BLUEPRINT_FIELDS, parse_band, parse_status
 from authoring.blueprint_files import BlueprintFileError, read_blueprint
 from authoring.cli.common import default_actor, print_rows, store, store_folder
+from authoring.cli.completion import bands, blueprint_ids, decisions, statuses
 from authoring.store import Filter
 from authoring.taxonomy import CELLS, parse_cell
 
@@ -38,9 +39,11 @@ def _reading(parse: Callable[[str], object]) -> Callable[[str | None], object]:
 CellOption = Annotated[str | None, typer.Option(
     help="Only this cell (R5-S2), risk (R5) or source (S2), in any case.", callback=_reading(parse_cell))]
 StatusOption = Annotated[str | None, typer.Option(
-    help="Only this status; any unique part of its name (review, acc).", callback=_reading(parse_status))]
+    help="Only this status; any unique part of its name (review, acc).", callback=_reading(parse_status),
+    autocompletion=statuses)]
 BandOption = Annotated[str | None, typer.Option(
-    help="Only this rubric band: kept, review, dropped (any unique part).", callback=_reading(parse_band))]
+    help="Only this rubric band: kept, review, dropped (any unique part).", callback=_reading(parse_band),
+    autocompletion=bands)]
 
 
 @app.command("list")
@@ -70,7 +73,7 @@ def list_(
 
 @app.command()
 def show(
-    blueprint_id: Annotated[str, typer.Argument(help="The blueprint's id.")],
+    blueprint_id: Annotated[str, typer.Argument(help="The blueprint's id.", autocompletion=blueprint_ids)],
     as_json: Annotated[bool, typer.Option("--json", help="The blueprint and its git history as JSON.")] = False,
 ) -> None:
     """Show one blueprint: its eight fields, reviews, decisions and history."""
@@ -135,9 +138,10 @@ def check(
 
 @app.command()
 def decide(
-    blueprint_id: Annotated[str, typer.Argument(help="The blueprint's id.")],
+    blueprint_id: Annotated[str, typer.Argument(help="The blueprint's id.", autocompletion=blueprint_ids)],
     status: Annotated[str, typer.Option(help="accepted, rejected or needs_review (any unique part: acc, rej, "
-                                             "review).", callback=_reading(parse_status))],
+                                             "review).", callback=_reading(parse_status),
+                                        autocompletion=decisions)],
     reason: Annotated[str, typer.Option(help="Why; recorded in the blueprint and the git commit.")],
     actor: Annotated[str | None, typer.Option(help="Who decides; default: git user.name.")] = None,
 ) -> None:

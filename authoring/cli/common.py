@@ -24,18 +24,28 @@ def project() -> Project:
     return Project.current()
 
 
-class NoStore(NotFound):
+class NotAProject(NotFound):
+    """A command run outside a project: the folder it reads is not there."""
+
     def __str__(self) -> str:
-        return (f"no blueprint store at {self.args[0]}: run v3ast in a project folder (one with blueprints/) or set "
-                "V3AST_ROOT; `v3ast propose` starts a store")
+        folder, what, starts = self.args
+        return (f"no {what} at {folder}: run v3ast in a project folder (one with {folder.name}/) or set "
+                f"V3AST_ROOT; {starts}")
+
+
+def project_folder(folder: Path, what: str, starts: str) -> Path:
+    """`folder`, which must exist: a command never creates one unasked."""
+    if not folder.is_dir():
+        raise NotAProject(folder, what, starts)
+    return folder
 
 
 def store_folder() -> Path:
-    """The project's blueprint store, which must exist: a command never creates one unasked."""
-    folder = project().blueprints
-    if not folder.is_dir():
-        raise NoStore(folder)
-    return folder
+    return project_folder(project().blueprints, "blueprint store", "`v3ast propose` starts a store")
+
+
+def pairs_folder() -> Path:
+    return project_folder(project().generated_tasks, "task pairs folder", "`v3ast pairs render` starts one")
 
 
 def store() -> BlueprintStore:
@@ -59,14 +69,14 @@ def default_actor() -> str:
 
 
 def print_rows(console: Console, header: Sequence[str], rows: Sequence[Sequence[str]],
-               markup: Callable[[Sequence[str]], Sequence[str]] | None = None) -> None:
-    """A table on a terminal (cells are text, unless `markup` styles a row); tab-separated lines when piped,
-    so scripts read whole values."""
+               markup: Callable[[Sequence[str]], Sequence[str]] | None = None, title: str | None = None) -> None:
+    """A table on a terminal (cells are text, unless `markup` styles a row); when piped, the title on a line of
+    its own and then tab-separated lines, never cut to a width, so scripts read whole values."""
     if not console.is_terminal:
-        for row in [header, *rows]:
+        for row in [[title], header, *rows] if title else [header, *rows]:
             typer.echo("\t".join(row))
         return
-    table = Table(*header, box=None)
+    table = Table(*header, box=None, title=title)
     for row in rows:
         table.add_row(*(markup(row) if markup else [escape(value) for value in row]))
     console.print(table)

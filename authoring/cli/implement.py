@@ -7,9 +7,9 @@ from typing import Annotated
 
 import typer
 from rich.console import Console
-from rich.table import Table
 
-from authoring.cli.common import progress_bar, project, store
+from authoring.cli import completion
+from authoring.cli.common import print_rows, progress_bar, project, store
 from authoring.errors import BadInput
 from authoring.executor import EXECUTOR_HELP
 from authoring.settings import settings
@@ -18,7 +18,8 @@ console = Console()
 
 
 def implement(
-    blueprint_ids: Annotated[list[str] | None, typer.Argument(help="Accepted blueprints to implement.")] = None,
+    blueprint_ids: Annotated[list[str] | None, typer.Argument(help="Accepted blueprints to implement.",
+                                                              autocompletion=completion.blueprint_ids)] = None,
     accepted: Annotated[bool, typer.Option("--accepted", help="Every accepted blueprint.")] = False,
     workers: Annotated[int, typer.Option(help="Blueprints implemented at once.")] = 1,
     model: Annotated[str | None, typer.Option(help="The model's name at the endpoint; default $V3AST_MODEL, "
@@ -79,7 +80,7 @@ def implement(
 
 
 def print_summary(outcomes: list, seconds: float) -> None:
-    table = Table("blueprint", "status", "repair rounds", "calls", "tokens", "cost", "seconds", "why", box=None)
+    rows = []
     counts: dict[str, int] = {}
     tokens = cost = 0.0
     for outcome in sorted(outcomes, key=lambda o: o.blueprint_id):
@@ -87,12 +88,12 @@ def print_summary(outcomes: list, seconds: float) -> None:
         status = "skipped" if outcome.skipped else result.status
         counts[status] = counts.get(status, 0) + 1
         if result is None or outcome.skipped:
-            table.add_row(outcome.blueprint_id, status, "", "", "", "", "", outcome.skipped)
+            rows.append((outcome.blueprint_id, status, "", "", "", "", "", outcome.skipped))
             continue
         used = result.input_tokens + result.output_tokens
         tokens, cost = tokens + used, cost + result.cost_usd
-        table.add_row(outcome.blueprint_id, status, str(result.repair_rounds), str(result.model_calls), str(used),
-                      f"${result.cost_usd:.4f}", f"{result.seconds:.0f}", result.reason[:120])
-    console.print(table)
+        rows.append((outcome.blueprint_id, status, str(result.repair_rounds), str(result.model_calls), str(used),
+                     f"${result.cost_usd:.4f}", f"{result.seconds:.0f}", result.reason[:120]))
+    print_rows(console, ("blueprint", "status", "repair rounds", "calls", "tokens", "cost", "seconds", "why"), rows)
     tally = ", ".join(f"{count} {status}" for status, count in sorted(counts.items()))
     console.print(f"{tally} · {int(tokens)} tokens · ${cost:.4f} (unknown prices count as $0) · {seconds:.0f} s wall")

@@ -2,16 +2,17 @@
 
 from __future__ import annotations
 
+import json
 from typing import Annotated
 
 import typer
 from rich.console import Console
 from rich.markup import escape
-from rich.table import Table
 
-from authoring.cli.common import print_rows, progress_bar, project, store
+from authoring.cli.common import pairs_folder, print_rows, progress_bar, project, store
+from authoring.cli.completion import blueprint_ids, pair_ids
 from authoring.executor import EXECUTOR_HELP
-from authoring.pairs.format import TaskPair, list_pairs, load_pair, load_pairs, rehash
+from authoring.pairs.format import TaskPair, load_pairs, rehash
 from authoring.pairs.lint import lint_pair, side_size
 from authoring.pairs.receipts import ReceiptFiler
 from authoring.pairs.render import render_scaffold
@@ -19,24 +20,30 @@ from authoring.pairs.twin_diff import same_services, twin_differences
 
 console = Console()
 
-PairIds = Annotated[list[str] | None, typer.Argument(help="Pair ids (folders under generated_tasks/).")]
+PairIds = Annotated[list[str] | None, typer.Argument(help="Pair ids (folders under generated_tasks/).",
+                                                     autocompletion=pair_ids)]
 AllPairs = Annotated[bool, typer.Option("--all", help="Every pair under generated_tasks/.")]
 
 
 def selected_pairs(pair_ids: list[str] | None, every: bool) -> list[TaskPair]:
     if every == bool(pair_ids):
         raise typer.BadParameter("give pair ids or --all (not both)")
-    return load_pairs(project().generated_tasks, None if every else pair_ids)
+    return load_pairs(pairs_folder(), None if every else pair_ids)
 
 
-def list_() -> None:
+def list_(
+    as_json: Annotated[bool, typer.Option("--json", help="One JSON array: id, cell, title, risk and twin files.")]
+    = False,
+) -> None:
     """List the pairs with their cell and size."""
-    table = Table("pair", "cell", "title", "risk files", "twin files", box=None)
-    for folder in list_pairs(project().generated_tasks):
-        pair = load_pair(folder)
-        table.add_row(pair.id, pair.meta.cell, pair.meta.title, str(side_size(pair.risk).files),
-                      str(side_size(pair.twin).files))
-    console.print(table)
+    listed = [{"id": pair.id, "cell": pair.meta.cell, "title": pair.meta.title,
+               "risk_files": side_size(pair.risk).files, "twin_files": side_size(pair.twin).files}
+              for pair in load_pairs(pairs_folder())]
+    if as_json:
+        typer.echo(json.dumps(listed, indent=1))
+        return
+    print_rows(console, ("pair", "cell", "title", "risk files", "twin files"),
+               [tuple(map(str, entry.values())) for entry in listed])
 
 
 def rehash_(pair_ids: PairIds = None, every: AllPairs = False) -> None:
@@ -46,7 +53,7 @@ def rehash_(pair_ids: PairIds = None, every: AllPairs = False) -> None:
 
 
 def diff(
-    pair_id: Annotated[str, typer.Argument(help="The pair to compare.")],
+    pair_id: Annotated[str, typer.Argument(help="The pair to compare.", autocompletion=pair_ids)],
     full: Annotated[bool, typer.Option("--full", help="Print the unified diff of each changed file.")] = False,
 ) -> None:
     """What the twin changes against the risk side: it should remove the risk and nothing else."""
@@ -61,7 +68,7 @@ def diff(
 
 
 def render(
-    blueprint_id: Annotated[str, typer.Argument(help="An accepted blueprint's id.")],
+    blueprint_id: Annotated[str, typer.Argument(help="An accepted blueprint's id.", autocompletion=blueprint_ids)],
     overwrite: Annotated[bool, typer.Option(help="Replace an existing scaffold.")] = False,
 ) -> None:
     """Render the scaffold of a pair for an accepted blueprint into generated_tasks/."""

@@ -11,6 +11,7 @@ from rich.markup import escape
 from typer.core import TyperGroup
 
 from authoring.cli.common import default_actor, interruptible, print_rows, project
+from authoring.cli.completion import pair_ids
 from authoring.errors import BadInput, NotFound
 from authoring.pairs.format import load_pairs
 from authoring.settings import settings
@@ -63,7 +64,8 @@ def make_proposer(provider: str | None, model: str | None, base_url: str | None,
 
 @app.command("run")
 def run(
-    pair_id: Annotated[str, typer.Argument(help="The pair to attack (a folder under generated_tasks/).")],
+    pair_id: Annotated[str, typer.Argument(help="The pair to attack (a folder under generated_tasks/).",
+                                            autocompletion=pair_ids)],
     provider: Annotated[str | None, typer.Option(help="openai, anthropic or demo (scripted proposals, no model); "
                                                          "default: openai/anthropic when configured, "
                                                          "else demo.")] = None,
@@ -103,7 +105,8 @@ def run(
 
 
 @app.command("show")
-def show(pair_id: Annotated[str, typer.Argument(help="The pair whose latest red-team session to show.")]) -> None:
+def show(pair_id: Annotated[str, typer.Argument(help="The pair whose latest red-team session to show.",
+                                                autocompletion=pair_ids)]) -> None:
     """The latest session's table, with what has been settled since."""
     from authoring.redteam.records import sessions
     from authoring.redteam.review import rows
@@ -119,7 +122,7 @@ def show(pair_id: Annotated[str, typer.Argument(help="The pair whose latest red-
 
 @app.command("settle")
 def settle(
-    pair_id: Annotated[str, typer.Argument(help="The pair.")],
+    pair_id: Annotated[str, typer.Argument(help="The pair.", autocompletion=pair_ids)],
     proposal_id: Annotated[str, typer.Argument(help="A proposal id from the report, e.g. risk.harmful-….")],
     keep: Annotated[bool, typer.Option("--keep", help="Keep it in the pair as reference/<kind>-<slug>.sh.")] = False,
     expectation_wrong: Annotated[bool, typer.Option(
