@@ -9,9 +9,9 @@ from typing import Annotated
 
 import typer
 from rich.console import Console
-from rich.table import Table
 
-from authoring.cli.common import demo_note, interruptible, new_or_existing_store, project, store_folder
+from authoring.cli.common import demo_note, interruptible, new_or_existing_store, print_rows, project, store_folder
+from authoring.cli.completion import blueprint_ids
 from authoring.errors import BadInput
 from authoring.settings import settings
 from authoring.stage1.agreement import agreement_report
@@ -77,7 +77,8 @@ def propose(
 
 
 def review(
-    ids: Annotated[list[str] | None, typer.Argument(help="Blueprint ids to review.")] = None,
+    ids: Annotated[list[str] | None, typer.Argument(help="Blueprint ids to review.",
+                                                    autocompletion=blueprint_ids)] = None,
     pending: Annotated[bool, typer.Option("--pending", help="Review every blueprint with status proposed.")] = False,
     stale: Annotated[bool, typer.Option("--stale", help="Review again every blueprint edited (or moved to another "
                                                         "cell) since its rubric review.")] = False,
@@ -119,27 +120,28 @@ def review(
 def report(
     as_json: Annotated[bool, typer.Option("--json", help="The per-cell figures as a JSON array.")] = False,
 ) -> None:
-    """Per cell: proposed, pending, rubric bands, accepted/rejected by people, mean score per dimension,
-    tokens and cost."""
+    """Per cell: how many blueprints have each status now, the rubric band of their latest review (an accepted
+    blueprint still counts in its band), failures, tokens and cost, and the mean score per dimension."""
     store_folder()
     workspace = Workspace.of(project())
     reports = cell_reports(workspace)
     if as_json:
         typer.echo(json.dumps([r.model_dump(mode="json") for r in reports], indent=1))
         return
-    counts = Table("cell", "proposed", "pending", "kept", "review", "dropped", "accepted", "rejected", "dup",
-                   "failed", "tokens", "cost", title="Stage I per cell", box=None)
-    for r in reports:
-        cost = f"${r.usage.cost_usd:.4f}" + ("" if r.usage.cost_known else "*")
-        numbers = (r.proposed, r.pending, r.kept, r.review, r.dropped, r.accepted, r.rejected, r.duplicates, r.failed)
-        counts.add_row(r.cell, *map(str, numbers), str(r.usage.input_tokens + r.usage.output_tokens), cost)
-    console.print(counts)
+    print_rows(console, ("cell", "blueprints", "proposed", "accepted+", "rejected", "near-duplicate"),
+               [(r.cell, *map(str, (r.proposed, r.pending, r.accepted, r.rejected, r.duplicates))) for r in reports],
+               title="Status now (accepted+: accepted or moved on to implemented, calibrated, admitted)")
+    print_rows(console, ("cell", "reviewed", "kept", "review", "dropped"),
+               [(r.cell, *map(str, (r.kept + r.review + r.dropped, r.kept, r.review, r.dropped))) for r in reports],
+               title="Rubric band of the latest review (whatever the status now)")
+    print_rows(console, ("cell", "failed", "tokens", "cost"),
+               [(r.cell, str(r.failed), str(r.usage.input_tokens + r.usage.output_tokens),
+                 f"${r.usage.cost_usd:.4f}" + ("" if r.usage.cost_known else "*")) for r in reports],
+               title="Model calls (failed: candidates or reviews malformed or failed)")
     dimensions = load_rubric(workspace.rubric).dimension_ids
-    scores = Table("dimension", *[r.cell for r in reports], title="Mean score per dimension (latest reviews)", box=None)
-    for dimension in dimensions:
-        scores.add_row(dimension, *[f"{r.mean_scores[dimension]:.2f}" if dimension in r.mean_scores else "–"
-                                    for r in reports])
-    console.print(scores)
+    print_rows(console, ("dimension", *[r.cell for r in reports]),
+               [(d, *[f"{r.mean_scores[d]:.2f}" if d in r.mean_scores else "–" for r in reports]) for d in dimensions],
+               title="Mean score per dimension (latest reviews)")
     if any(not r.usage.cost_known for r in reports):
         typer.echo("* a model without a listed price was costed at $0")
 
@@ -162,22 +164,18 @@ def agreement_command(
         typer.echo(f"no blueprint has both a rubric review and a person's accept/reject yet "
                    f"({found.undecided} reviewed, undecided)")
         return
-    table = Table("cell", "decided", "κ (kept/dropped)", "on", "ρ total", "review band: acc/rej",
-                  title="Rubric against people", box=None)
-    for name, figures in [*found.per_cell.items(), ("all", found.overall)]:
-        band = _band_split(figures)
-        table.add_row(name, str(figures.pairs), _figure(figures.kappa), str(figures.kappa_pairs),
-                      _figure(figures.rho_total), band)
-    console.print(table)
-    console.print("ρ per dimension: " + ", ".join(f"{d} {_figure(r)}" for d, r in found.rho_per_dimension.items()),
-                  highlight=False)
+    print_rows(console, ("cell", "decided", "κ (kept/dropped)", "agreed", "n", "ρ total", "review band: acc/rej"),
+               [(name, str(figures.pairs), _figure(figures.kappa), _percent(figures.raw_agreement),
+                 str(figures.kappa_pairs), _figure(figures.rho_total), _band_split(figures))
+                for name, figures in [*found.per_cell.items(), ("all", found.overall)]],
+               title="Rubric against people")
+    typer.echo("agreed: the share of the n kept or dropped blueprints whose band was the people's decision; κ is that "
+               "share corrected for chance (0: no better than chance, 1: every one)")
+    typer.echo("ρ per dimension: " + ", ".join(f"{d} {_figure(r)}" for d, r in found.rho_per_dimension.items()))
     if found.disagreements:
-        worst_table = Table("id", "cell", "rubric", "people", "by", "reason", title="Strongest disagreements",
-                            box=None)
-        for pair in found.disagreements:
-            worst_table.add_row(pair.id, pair.cell, f"{pair.total}/30 {pair.band}",
-                                "accepted" if pair.accepted else "rejected", pair.actor, pair.reason)
-        console.print(worst_table)
+        print_rows(console, ("id", "cell", "rubric", "people", "by", "reason"),
+                   [(p.id, p.cell, f"{p.total}/30 {p.band}", "accepted" if p.accepted else "rejected", p.actor,
+                     p.reason) for p in found.disagreements], title="Strongest disagreements")
     typer.echo(f"{found.undecided} reviewed blueprint(s) not decided yet are left out")
 
 
@@ -210,6 +208,10 @@ def _band_split(figures) -> str:
 
 def _figure(value: float | None) -> str:
     return "–" if value is None else f"{value:.2f}"
+
+
+def _percent(value: float | None) -> str:
+    return "–" if value is None else f"{value:.0%}"
 
 
 def _usage(usage: Usage) -> str:

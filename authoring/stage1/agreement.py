@@ -50,6 +50,8 @@ class Agreement:
     kappa: float | None
     """Cohen's κ over the pairs in the kept and dropped bands (None: too few, or no variation)."""
     kappa_pairs: int
+    raw_agreement: float | None
+    """The share of those kappa_pairs where the band's prediction was the decision (None: none)."""
     rho_total: float | None
     """Spearman's ρ of the total against the decision (None: fewer than 3 pairs, or no variation)."""
     in_review_band: dict[str, int] = field(default_factory=dict)
@@ -89,12 +91,19 @@ def pairs_of(blueprints: Sequence[Blueprint]) -> tuple[list[Pair], int]:
     return pairs, undecided
 
 
+def observed_agreement(first: Sequence[bool], second: Sequence[bool]) -> float | None:
+    """p_o: the share of items two raters labelled alike; None without items."""
+    if not first or len(first) != len(second):
+        return None
+    return sum(a == b for a, b in zip(first, second, strict=True)) / len(first)
+
+
 def cohen_kappa(first: Sequence[bool], second: Sequence[bool]) -> float | None:
     """κ = (p_o − p_e) / (1 − p_e) for two raters' yes/no labels; None when undefined (p_e = 1 or no items)."""
-    n = len(first)
-    if n == 0 or n != len(second):
+    observed = observed_agreement(first, second)
+    if observed is None:
         return None
-    observed = sum(a == b for a, b in zip(first, second, strict=True)) / n
+    n = len(first)
     yes_first, yes_second = sum(first) / n, sum(second) / n
     expected = yes_first * yes_second + (1 - yes_first) * (1 - yes_second)
     if expected == 1:
@@ -131,10 +140,12 @@ def spearman(xs: Sequence[float], ys: Sequence[float]) -> float | None:
 def agreement(pairs: Sequence[Pair]) -> Agreement:
     predicted = [p for p in pairs if p.band in PREDICTS]
     in_band = [p for p in pairs if p.band not in PREDICTS]
+    rubric, people = [PREDICTS[p.band] for p in predicted], [p.accepted for p in predicted]
     return Agreement(
         pairs=len(pairs),
-        kappa=cohen_kappa([PREDICTS[p.band] for p in predicted], [p.accepted for p in predicted]),
+        kappa=cohen_kappa(rubric, people),
         kappa_pairs=len(predicted),
+        raw_agreement=observed_agreement(rubric, people),
         rho_total=spearman([p.total for p in pairs], [float(p.accepted) for p in pairs]),
         in_review_band={"accepted": sum(p.accepted for p in in_band), "rejected": sum(not p.accepted for p in in_band)},
     )

@@ -84,3 +84,24 @@ def test_the_command(decided, v3ast, tmp_path):  # noqa: F811
     figures = json.loads(v3ast(tmp_path, "stage1", "agreement", "--json").stdout)
     assert figures["overall"]["kappa"] == pytest.approx(0.32 / 0.52)
     assert figures["disagreements"][0]["id"] == "bp-three"
+
+
+def test_kappa_is_printed_with_the_raw_agreement_and_its_n(decided, v3ast, tmp_path):  # noqa: F811
+    found = agreement_report(decided.load_all()[0], DIMENSIONS)
+    assert found.per_cell["R5-S2"].raw_agreement == pytest.approx(2 / 3) and found.overall.raw_agreement == 0.8
+    lines = v3ast(tmp_path, "stage1", "agreement").stdout.splitlines()
+    assert lines[1].split("\t") == ["cell", "decided", "κ (kept/dropped)", "agreed", "n", "ρ total",
+                                    "review band: acc/rej"]
+    assert lines[2].split("\t")[:5] == ["R2-S1", "3", "–", "100%", "2"]
+    assert lines[3].split("\t")[:5] == ["R5-S2", "3", "0.00", "67%", "3"]  # κ 0 reads as chance, not as 0 agreed
+    assert lines[4].split("\t")[:5] == ["all", "6", "0.62", "80%", "5"]
+
+
+def test_the_report_says_which_counts_are_statuses_now_and_which_are_rubric_bands(decided, v3ast, tmp_path):  # noqa: F811
+    lines = v3ast(tmp_path, "stage1", "report").stdout.splitlines()
+    status = lines.index(next(line for line in lines if line.startswith("Status now")))
+    assert lines[status + 1:status + 4] == ["cell\tblueprints\tproposed\taccepted+\trejected\tnear-duplicate",
+                                            "R2-S1\t4\t0\t1\t2\t0", "R5-S2\t3\t0\t2\t1\t0"]
+    bands = lines.index(next(line for line in lines if line.startswith("Rubric band of the latest review")))
+    assert lines[bands + 1:bands + 4] == ["cell\treviewed\tkept\treview\tdropped", "R2-S1\t4\t1\t1\t2",
+                                          "R5-S2\t3\t3\t0\t0"]  # bp-three: kept by the rubric, rejected by Ada
