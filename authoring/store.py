@@ -19,6 +19,7 @@ from authoring.blueprint import (
     search_text,
 )
 from authoring.blueprint_files import BlueprintFileError, dump_blueprint, read_blueprint
+from authoring.decisions import check_decision
 from authoring.errors import V3astError
 from authoring.taxonomy import CELLS, in_cell
 
@@ -148,21 +149,14 @@ class BlueprintStore:
     def decide(
         self, blueprint_id: str, status: Status, *, actor: str, reason: str, expected: Blueprint | None = None
     ) -> Blueprint:
-        """A human decision: status change with actor and reason on record.
+        """A human decision: status change with actor and reason on record, if `authoring.decisions` allows it.
 
         With `expected`, the decision is made only if the file still holds exactly that blueprint."""
-
-        if status not in HUMAN_DECISIONS:
-            allowed = ", ".join(sorted(HUMAN_DECISIONS))
-            raise IllegalTransition(f"a person decides {allowed}; {status} is set by the toolkit")
 
         def apply(current: Blueprint) -> Blueprint:
             if expected is not None and current != expected:
                 raise ChangedSinceRead(f"blueprint {blueprint_id!r} changed on disk since it was read; nothing written")
-            check_transition(current.status, status)
-            why = reason_required(current, status, actor)
-            if why and not reason.strip():
-                raise ValueError(f"a reason is required: {why}")
+            check_decision(current, status, actor, reason)
             decision = HumanDecision(actor=actor, old_status=current.status, new_status=status, reason=reason)
             return current.model_copy(update={"status": status, "decisions": [*current.decisions, decision]})
 
@@ -209,33 +203,6 @@ class BlueprintStore:
 
 REVIEWABLE = {Status.PROPOSED, *RUBRIC_OUTCOMES}
 """Statuses a rubric review may move a blueprint out of."""
-
-
-def overturned_decision(blueprint: Blueprint, decision: Status, actor: str) -> HumanDecision | None:
-    """Another person's decision that made the current status, which `decision` would go against."""
-    last = blueprint.decisions[-1] if blueprint.decisions else None
-    if last is None or last.actor == actor or last.new_status != blueprint.status or decision == blueprint.status:
-        return None
-    return last
-
-
-def reason_required(blueprint: Blueprint, decision: Status, actor: str) -> str:
-    """Why `actor` must give a reason for `decision` (it overturns the rubric or another person), or ""."""
-    previous = overturned_decision(blueprint, decision, actor)
-    if previous is not None:
-        return (f"it overturns {previous.actor}'s {previous.new_status} of {previous.decided_at:%Y-%m-%d %H:%M}"
-                f" ({previous.reason or 'no reason given'})")
-    if overturns(blueprint, decision):
-        return f"it overturns the rubric's {blueprint.latest_review.band} with {decision}"
-    return ""
-
-
-def overturns(blueprint: Blueprint, decision: Status) -> bool:
-    """Whether a human decision goes against the rubric's band (keep → reject, drop → accept)."""
-    review = blueprint.latest_review
-    if review is None:
-        return False
-    return (review.band, decision) in {(Status.KEPT, Status.REJECTED), (Status.DROPPED, Status.ACCEPTED)}
 
 
 def _message(blueprint_id: str, old: Status | None, new: Status, actor: str, reason: str) -> str:

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import asyncio
 import os
+import signal
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from time import monotonic
@@ -13,14 +15,17 @@ from textual.app import App
 from textual.binding import Binding
 from textual.message import Message
 
-from authoring.blueprint import TRANSITIONS, IllegalTransition, Status
+from authoring.blueprint import Blueprint, IllegalTransition, Status
+from authoring.decisions import refusal
 from authoring.store import BlueprintNotFound, BlueprintStore
 from authoring.taxonomy import CELLS
 from reviewer_tui.catalog import Catalog, Row, parse_files, parse_in_parts
 from reviewer_tui.messages import BlueprintsChanged, RowsArrived
 from reviewer_tui.reviewer import NOT_WRITTEN, ChangedOnDisk, Reviewer, Seen, conflict_message, look
+from reviewer_tui.screens.edit import EditScreen
 from reviewer_tui.screens.help import HelpScreen
 from reviewer_tui.screens.queue import QueueScreen
+from reviewer_tui.screens.quit import SAVE, QuitScreen
 from reviewer_tui.screens.reason import ReasonScreen
 
 BACKGROUND_FROM = 200
@@ -30,6 +35,8 @@ REFRESH_SECONDS = 0.25
 STORE_POLL_SECONDS = 1.0
 """How often the app looks whether the store changed on disk (19 folder stats and the git reflog's)."""
 VERBS = {Status.ACCEPTED: "Accept", Status.REJECTED: "Reject", Status.NEEDS_REVIEW: "Send back to review"}
+INTERRUPTED = 130
+"""The exit code of a session ended by SIGINT."""
 
 
 def store_signature(store: BlueprintStore) -> tuple[int | None, ...]:
@@ -91,7 +98,8 @@ class ReviewerApp(App):
         Binding("question_mark", "help", "Help", show=False, tooltip="Every key, on every screen"),
         Binding("u", "undo", "Undo", tooltip="Take back your last decision, or every decision of your last bulk "
                                              "decision (new decisions; git keeps both)"),
-        Binding("ctrl+q", "quit", "Quit", show=False, priority=True, tooltip="Quit"),
+        Binding("ctrl+q", "quit", "Quit", show=False, priority=True,
+                tooltip="Quit (asks first whether to save an unsaved edit; so does SIGINT)"),
     ]
 
     def __init__(
@@ -125,6 +133,41 @@ class ReviewerApp(App):
         else:
             self.fill_catalog()
         self.set_interval(STORE_POLL_SECONDS, self.watch_store)
+        self.sigint_before = signal.getsignal(signal.SIGINT)
+        asyncio.get_running_loop().add_signal_handler(signal.SIGINT, self.call_later, self.request_quit, INTERRUPTED)
+
+    def on_unmount(self) -> None:
+        asyncio.get_running_loop().remove_signal_handler(signal.SIGINT)
+        if self.sigint_before is not None:
+            signal.signal(signal.SIGINT, self.sigint_before)
+
+    async def action_quit(self) -> None:
+        self.request_quit()
+
+    def request_quit(self, code: int = 0) -> None:
+        """Quit with `code`; with an unsaved edit, only once the person chose to save or discard it."""
+        if isinstance(self.screen, QuitScreen):
+            return
+        editors = [s for s in self.screen_stack if isinstance(s, EditScreen) and s.dirty]
+        if not editors:
+            self.exit(return_code=code)
+            return
+        editor = editors[-1]
+
+        def answer(choice: str | None) -> None:
+            if choice is None:
+                return
+            if choice != SAVE:
+                self.reviewer.session.discarded += len(editors)
+                self.exit(return_code=code)
+                return
+            while self.screen is not editor:
+                self.pop_screen()
+            if editor.save():
+                self.request_quit(code)
+
+        fields = ", ".join(f.replace("_", " ") for f in editor.unsaved())
+        self.push_screen(QuitScreen(f"{editor.seen.blueprint.id} has an unsaved edit of {fields}."), answer)
 
     def watch_store(self) -> None:
         """Take in what others changed on disk: files are stat'ed (in a thread) only when a cell folder or
@@ -152,9 +195,11 @@ class ReviewerApp(App):
             return
         current = [(name, result) for name, result in results if not isinstance(result, Row)
                    or self.catalog.is_current(result)]  # a file rewritten since it was parsed: the next tick
+        invalid = self.catalog.invalid_summary()
         changes = self.catalog.apply_changes(current, [name for name in gone if not os.path.exists(name)])
-        if changes:
+        if changes or self.catalog.invalid_summary() != invalid:
             self.broadcast(RowsArrived())
+        if changes:
             self.notify(changes_line(changes), severity="warning", timeout=8)
 
     def _load_now(self) -> bool:
@@ -189,13 +234,12 @@ class ReviewerApp(App):
     def _report_problems(self) -> None:
         if self.catalog.problems:
             shown = "\n".join(self.catalog.problems[:5])
-            self.notify(f"{len(self.catalog.problems)} problem(s) in blueprint files (i lists them again):\n{shown}",
-                        severity="error")
+            self.notify(f"{self.catalog.invalid_summary()} (i lists them again):\n{shown}", severity="error")
 
     def action_problems(self) -> None:
         from reviewer_tui.screens.problems import ProblemsScreen
 
-        self.push_screen(ProblemsScreen(self.catalog.problems))
+        self.push_screen(ProblemsScreen(self.catalog.problems, self.catalog.invalid_summary()))
 
     def _report_reload(self) -> None:
         self.notify(f"reloaded: {len(self.catalog.rows)} blueprints, {self.catalog.parsed} file(s) parsed")
@@ -223,12 +267,15 @@ class ReviewerApp(App):
             self.broadcast(RowsArrived())
             self.fill_catalog(reload=True)
 
-    def decide(self, blueprint_id: str, status: Status, seen: Seen | None = None) -> None:
-        """Ask the reason, then record the decision through the store — unless the file moved under us."""
+    def decide(self, blueprint_id: str, status: Status, seen: Seen | None = None,
+               then: Callable[[Blueprint], None] | None = None) -> None:
+        """Ask the reason, then record the decision through the store — unless the file moved under us;
+        `then(updated)` once it is written."""
         seen = seen or look(self.store, blueprint_id)
         current = seen.blueprint.status
-        if status not in TRANSITIONS[current]:
-            self.notify(f"{blueprint_id} is {current}: cannot become {status}", severity="error")
+        refused = refusal(current, status)
+        if refused:
+            self.notify(f"{blueprint_id}: {refused}", severity="error")
             return
         why = self.reviewer.needs_reason(seen, status)
         question = f"{VERBS[status]} {blueprint_id}?  ({current} → {status})"
@@ -256,6 +303,8 @@ class ReviewerApp(App):
             self.catalog.put(updated)
             self.broadcast(BlueprintsChanged(blueprint_id))
             self.notify(f"{blueprint_id}: {current} → {status}, committed as {self.reviewer.actor}")
+            if then is not None:
+                then(updated)
 
         kept = self.kept_reasons.get((blueprint_id, status), "")
         self.push_screen(ReasonScreen(question, required=bool(why), why_required=why, reason=kept), record)
@@ -263,7 +312,7 @@ class ReviewerApp(App):
     def decide_all(self, rows: list[Row], status: Status, described: str) -> None:
         """One decision with one reason over every row the filter shows: asked once with the count, then
         written blueprint by blueprint (one commit each, all or nothing each), in a thread."""
-        eligible = [row for row in rows if status in TRANSITIONS[Status(row.status)]]
+        eligible = [row for row in rows if not refusal(Status(row.status), status)]
         if not eligible:
             self.notify(f"none of the {len(rows)} shown can become {status}", severity="warning")
             return

@@ -235,7 +235,8 @@ class Catalog:
         self.store = store
         self.cache_path = cache_path
         self.rows: dict[str, Row] = {}
-        self.problems: list[str] = []
+        self.problems_by_file: dict[str, list[str]] = {}
+        """Each invalid file's problems (`file: field: problem` lines)."""
         self.parsed = 0
         self.loading: Loading | None = None
         """The pass under way, if any."""
@@ -243,6 +244,15 @@ class Catalog:
         self._writing = threading.Lock()
         self._invalid: dict[str, tuple[int, int]] = {}
         """(mtime_ns, size) of the files whose problems a refresh has read."""
+
+    @property
+    def problems(self) -> list[str]:
+        return [line for lines in self.problems_by_file.values() for line in lines]
+
+    def invalid_summary(self) -> str:
+        """How many files are invalid and how many problems they have, or "" when every file is valid."""
+        files, problems = len(self.problems_by_file), sum(map(len, self.problems_by_file.values()))
+        return f"{files} invalid file(s), {problems} problem(s)" if files else ""
 
     def load(self) -> None:
         loading = self.start()
@@ -263,7 +273,7 @@ class Catalog:
         self.loading = Loading(paths, current, stale, len(cached))
         self._put_while_loading = set()
         self.rows = {row.id: row for row in current.values()}
-        self.problems = []
+        self.problems_by_file = {}
         self._invalid = {}
         return self.loading
 
@@ -276,24 +286,24 @@ class Catalog:
                 if result.id not in self._put_while_loading:
                     self.rows[result.id] = result
             elif result:
-                self.problems.extend(result)
+                self.problems_by_file[name] = result
 
     def finish(self, write: bool = True) -> bool:
         """The rows and problems in the store's file order (as one pass would give); the cache written
         unless `write` is false. Whether the cache needs writing (with `write_cache()`)."""
         loading, self.loading = self.loading, None
         assert loading is not None, "finish() without start()"
-        rows, problems = {}, []
+        rows, problems = {}, {}
         for name in loading.paths:
             result = loading.cached.get(name) or loading.parsed.get(name)
             if isinstance(result, Row):
                 rows[result.id] = result
             elif result:
-                problems.extend(result)
+                problems[name] = result
         for blueprint_id in self._put_while_loading:
             if blueprint_id in self.rows:
                 rows[blueprint_id] = self.rows[blueprint_id]
-        self.rows, self.problems, self.parsed = rows, problems, len(loading.parsed)
+        self.rows, self.problems_by_file, self.parsed = rows, problems, len(loading.parsed)
         stale = bool(loading.parsed) or loading.cache_size != len(rows)
         if stale and write:
             self.write_cache()
@@ -317,17 +327,18 @@ class Catalog:
         return row
 
     def changes_on_disk(self, rows: list[Row] | None = None) -> tuple[list[str], list[str]]:
-        """Files new or changed since their row (or their problems) were read, and paths of rows whose
-        file is gone — one stat per file, nothing parsed. `rows`: a copy of the rows, to run in a thread."""
+        """Files new or changed since their row (or their problems) were read, and paths of rows or invalid files
+        that are gone — one stat per file, nothing parsed. `rows`: a copy of the rows, to run in a thread."""
         by_path = {row.path: row for row in (self.rows.values() if rows is None else rows)}
         changed, present, invalid = [], set(), dict(self._invalid)
+        known_invalid = list(self.problems_by_file)
         for name, stat in self._file_stats():
             present.add(name)
             row = by_path.get(name)
             known = (row.mtime_ns, row.size) if row is not None else invalid.get(name)
             if known != (stat.st_mtime_ns, stat.st_size):
                 changed.append(name)
-        return changed, [name for name in by_path if name not in present]
+        return changed, [name for name in [*by_path, *known_invalid] if name not in present]
 
     def apply_changes(self, results: list[tuple[str, Parsed]], gone: list[str]) -> list[tuple[Row | None, Row | None]]:
         """Take freshly parsed files and vanished paths into the rows and problems; each blueprint that
@@ -336,18 +347,20 @@ class Catalog:
         by_path = {row.path: row for row in self.rows.values()}
         touched = set()
         for name in gone:
+            self.problems_by_file.pop(name, None)
+            self._invalid.pop(name, None)
             row = by_path.get(name)
             if row is not None and self.rows.get(row.id) is row:
                 del self.rows[row.id]
                 touched.add(row.id)
         for name, result in results:
-            self.problems = [line for line in self.problems if not line.startswith(f"{name}: ")]
+            self.problems_by_file.pop(name, None)
             self._invalid.pop(name, None)
             if isinstance(result, Row):
                 self.rows[result.id] = result
                 touched.add(result.id)
             elif result:
-                self.problems.extend(result)
+                self.problems_by_file[name] = result
                 try:
                     stat = os.stat(name)
                     self._invalid[name] = (stat.st_mtime_ns, stat.st_size)

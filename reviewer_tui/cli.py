@@ -35,3 +35,5 @@ def tui(
     app = ReviewerApp(BlueprintStore(folder), name, default_cache_path(folder))
     app.run()
     typer.echo(app.reviewer.session.summary(name))
+    if app.return_code:
+        raise typer.Exit(app.return_code)

@@ -6,7 +6,8 @@ from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass, replace
 
-from authoring.blueprint import Status, parse_band, parse_status
+from authoring.blueprint import Status
+from authoring.status_names import parse_band, parse_status
 from authoring.taxonomy import CELLS, in_cell, parse_cell
 from reviewer_tui.catalog import Row
 

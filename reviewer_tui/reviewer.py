@@ -11,7 +11,8 @@ from pydantic import ValidationError
 
 from authoring.blueprint import BLUEPRINT_FIELDS, Blueprint, HumanDecision, Status, plain_problems
 from authoring.blueprint_files import parse_blueprint
-from authoring.store import BlueprintStore, ChangedSinceRead, WriteFailed, reason_required
+from authoring.decisions import reason_required
+from authoring.store import BlueprintStore, ChangedSinceRead, WriteFailed
 
 ChangedOnDisk = ChangedSinceRead
 NOT_WRITTEN = (WriteFailed, OSError)
@@ -61,14 +62,17 @@ class Session:
     decided: Counter = field(default_factory=Counter)
     undone: int = 0
     edited: int = 0
+    discarded: int = 0
+    """Unsaved edits the person chose to discard on quitting."""
 
     def summary(self, actor: str) -> str:
+        lost = f"; {self.discarded} unsaved edit(s) discarded" if self.discarded else ""
         if not (self.decided or self.undone or self.edited):
-            return f"session of {actor}: nothing written"
+            return f"session of {actor}: nothing written{lost}"
         parts = [f"{count} {status}" for status, count in sorted(self.decided.items())]
         parts += [f"{self.undone} undone"] if self.undone else []
         parts += [f"{self.edited} edited"] if self.edited else []
-        return f"session of {actor}: {', '.join(parts)} — each a git commit"
+        return f"session of {actor}: {', '.join(parts)} — each a git commit{lost}"
 
 
 @dataclass

@@ -11,10 +11,11 @@ import typer
 from rich.console import Console
 from rich.markup import escape
 
-from authoring.blueprint import BLUEPRINT_FIELDS, parse_band, parse_status
+from authoring.blueprint import BLUEPRINT_FIELDS
 from authoring.blueprint_files import BlueprintFileError, read_blueprint
 from authoring.cli.common import default_actor, print_rows, store, store_folder
 from authoring.cli.completion import bands, blueprint_ids, decisions, statuses
+from authoring.status_names import parse_band, parse_status
 from authoring.store import Filter
 from authoring.taxonomy import CELLS, parse_cell
 
@@ -142,14 +143,14 @@ def decide(
     status: Annotated[str, typer.Option(help="accepted, rejected or needs_review (any unique part: acc, rej, "
                                              "review).", callback=_reading(parse_status),
                                         autocompletion=decisions)],
-    reason: Annotated[str, typer.Option(help="Why; recorded in the blueprint and the git commit.")],
+    reason: Annotated[str, typer.Option(help="Why; recorded in the blueprint and the git commit. Required when the "
+                                             "decision goes against the rubric's band or another person's "
+                                             "decision.")] = "",
     actor: Annotated[str | None, typer.Option(help="Who decides; default: git user.name.")] = None,
 ) -> None:
     """Record a human decision: a status change with actor and reason, committed to git."""
     if actor is not None and not actor.strip():
         raise typer.BadParameter("an actor needs a name", param_hint="--actor")
-    if not reason.strip():
-        raise typer.BadParameter("a reason is required", param_hint="--reason")
     who = actor or default_actor()
-    updated = store().decide(blueprint_id, status, actor=who, reason=reason)
+    updated = store().decide(blueprint_id, status, actor=who, reason=reason.strip())
     typer.echo(f"{updated.id}: {updated.decisions[-1].old_status} → {updated.status} by {who}")

@@ -12,7 +12,7 @@ from textual.screen import Screen
 from textual.widgets import Footer, Header, Static
 
 from authoring.audit import HistoryEntry
-from authoring.blueprint import Status
+from authoring.blueprint import Blueprint, Status
 from authoring.store import BlueprintNotFound
 from reviewer_tui.messages import BlueprintsChanged
 from reviewer_tui.reviewer import Seen, look
@@ -29,16 +29,20 @@ class DetailScreen(Screen):
         HELP_BINDING,
         *DECISION_BINDINGS,
         Binding("e", "edit", "Edit", tooltip="Edit the eight fields (validated before saving)"),
-        Binding("n", "step(1)", "Next", tooltip="The next blueprint of the queue, as filtered and sorted"),
-        Binding("p", "step(-1)", "Previous", tooltip="The previous blueprint of the queue"),
+        Binding("n", "step(1)", "Next", tooltip="The next blueprint of the queue, in its order when you opened this "
+                                                 "view (a decision moves on to it too)"),
+        Binding("p", "step(-1)", "Previous", tooltip="The previous blueprint of the queue, in that order"),
         Binding("escape,q", "app.pop_screen", "Back", tooltip="Back to the queue"),
     ]
 
-    def __init__(self, blueprint_id: str, neighbour: Callable[[str, int], str | None] | None = None):
-        """`neighbour(id, step)`: the blueprint `step` rows away from `id` in the queue it was opened from."""
+    def __init__(self, blueprint_id: str, walk: list[str] | None = None, shown: Callable[[str], None] | None = None):
+        """`walk`: the queue's blueprints in its order when it opened this view, which n, p and each decision move
+        along (a decision moves a row or filters it out of the queue, not out of the walk); `shown(id)` is told
+        each blueprint shown."""
         super().__init__()
         self.blueprint_id = blueprint_id
-        self.neighbour = neighbour
+        self.walk = walk if walk and blueprint_id in walk else [blueprint_id]
+        self.shown = shown
         self.seen: Seen | None = None
 
     def compose(self) -> ComposeResult:
@@ -100,20 +104,41 @@ class DetailScreen(Screen):
             self.reload()
 
     def action_decide(self, status: str) -> None:
-        if self.seen is not None:
-            self.app.decide(self.blueprint_id, Status(status), seen=self.seen)
+        """Decide, then move on to the next blueprint of the walk, as the queue moves its cursor on."""
+        if self.seen is None:
+            return
+        following = self.along(1)
+
+        def move_on(updated: Blueprint) -> None:
+            if following is None:
+                self.notify("that was the last blueprint of the queue")
+            else:
+                self.show(following)
+
+        self.app.decide(self.blueprint_id, Status(status), seen=self.seen, then=move_on)
+
+    def along(self, step: int) -> str | None:
+        """The next (step 1) or previous (-1) blueprint of the walk still in the store, if any."""
+        index = self.walk.index(self.blueprint_id)
+        ahead = self.walk[index + 1:] if step > 0 else self.walk[:index][::-1]
+        return next((i for i in ahead if i in self.app.catalog.rows), None)
 
     def action_step(self, step: int) -> None:
-        following = self.neighbour(self.blueprint_id, step) if self.neighbour else None
+        following = self.along(step)
         if following is None:
             self.notify("no more blueprints that way in the queue")
             return
-        self.blueprint_id = following
-        self.sub_title = following
+        self.show(following)
+
+    def show(self, blueprint_id: str) -> None:
+        self.blueprint_id = blueprint_id
+        self.sub_title = blueprint_id
         self.seen = None
         self.query_one(HistoryList).show([])
         self.reload()
         self.query_one("#detail").scroll_home(animate=False)
+        if self.shown is not None:
+            self.shown(blueprint_id)
 
     def action_edit(self) -> None:
         from reviewer_tui.screens.edit import EditScreen

@@ -52,9 +52,13 @@ class EditScreen(Screen):
         found = {name: self.query_one(f"#edit-{name}", TextArea).text for name in BLUEPRINT_FIELDS}
         return {name: text.strip() if name in SINGLE_LINE else text for name, text in found.items()}
 
+    def unsaved(self) -> list[str]:
+        """The fields whose text differs from the blueprint's."""
+        return [f for f, text in self.texts().items() if text != getattr(self.seen.blueprint, f)]
+
     @property
     def dirty(self) -> bool:
-        return any(text != getattr(self.seen.blueprint, f) for f, text in self.texts().items())
+        return bool(self.unsaved())
 
     def show_problems(self, lines: list[str]) -> None:
         panel = self.query_one("#edit-problems", Static)
@@ -81,28 +85,33 @@ class EditScreen(Screen):
         return True
 
     def action_save(self) -> None:
+        self.save()
+
+    def save(self) -> bool:
+        """Save and close; whether it was saved (if not, the editor says why and keeps the text)."""
         if self._move_unconfirmed():
-            return
+            return False
         try:
             updated = self.app.reviewer.save_edit(self.seen, self.texts())
         except InvalidEdit as error:
             self.show_problems(["Not saved — the schema refuses this edit:", *error.problems])
-            return
+            return False
         except (ChangedOnDisk, ValueError) as error:
             self.show_problems([f"Not saved: {error}"])
-            return
+            return False
         except NOT_WRITTEN as error:
             self.show_problems([f"Not saved — {error}.", "Your text is kept: ctrl+s again to retry."])
-            return
+            return False
         except NothingChanged:
             updated = self.seen.blueprint
         if updated == self.seen.blueprint:
             self.notify("nothing to save")
-            return
+            return False
         self.app.catalog.put(updated)
         self.app.broadcast(BlueprintsChanged(updated.id))
         self.notify(f"saved {updated.id} (one commit by {self.app.reviewer.actor})")
         self.dismiss()
+        return True
 
     def action_leave(self) -> None:
         if self.dirty and not self.armed_discard:

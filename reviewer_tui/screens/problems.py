@@ -13,15 +13,16 @@ from textual.widgets import Static
 class ProblemsScreen(ModalScreen[None]):
     BINDINGS = [Binding("escape,q,i", "dismiss", "Close", tooltip="Close the list")]
 
-    def __init__(self, problems: list[str]):
+    def __init__(self, problems: list[str], summary: str):
         super().__init__()
         self.problems = problems
+        self.summary = summary
 
     def compose(self) -> ComposeResult:
         with VerticalScroll(id="problems-dialog"):
             if not self.problems:
                 yield Static("Every blueprint file is valid.   (esc closes)")
                 return
-            yield Static(f"[b]{len(self.problems)} problem(s) in blueprint files[/b]   "
+            yield Static(f"[b]{self.summary}[/b]   "
                          "(esc closes; `v3ast blueprints check` lists them too)")
             yield Static(Text("\n".join(self.problems)))

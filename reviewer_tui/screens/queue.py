@@ -79,7 +79,7 @@ class QueueScreen(Screen):
         self.query_one("#queue-header", Static).update(self.table.header())
         by_status, by_cell = counts(catalog.rows.values())
         loading = catalog.loading
-        self.query_one(CountsBar).tally(by_status, by_cell, len(rows), len(catalog.problems),
+        self.query_one(CountsBar).tally(by_status, by_cell, len(rows), catalog.invalid_summary(),
                                         loading=(loading.done, loading.total) if loading else None)
         self.query_one(QueryBar).explain(self.query_state.describe())
         self.last_show_seconds = perf_counter() - started
@@ -98,7 +98,7 @@ class QueueScreen(Screen):
 
     @on(QueueTable.Opened)
     def _open(self, event: QueueTable.Opened) -> None:
-        self.app.push_screen(DetailScreen(event.row.id, neighbour=self.neighbour))
+        self.app.push_screen(DetailScreen(event.row.id, walk=[r.id for r in self.table.rows], shown=self.point_at))
 
     @on(BlueprintsChanged)
     @on(RowsArrived)
@@ -153,17 +153,12 @@ class QueueScreen(Screen):
             return
         self.app.decide_all(rows, Status(status), self.query_state.describe())
 
-    def neighbour(self, blueprint_id: str, step: int) -> str | None:
-        """The blueprint `step` rows away from `blueprint_id` in the queue as shown (for n/p in the detail view)."""
+    def point_at(self, blueprint_id: str) -> None:
+        """Put the cursor on the blueprint the detail view shows, if the queue shows it."""
         ids = [r.id for r in self.table.rows]
-        if blueprint_id not in ids:
-            return None
-        index = ids.index(blueprint_id) + step
-        if not 0 <= index < len(ids):
-            return None
-        self.table.cursor = index
-        self.table.scroll_to_cursor()
-        return ids[index]
+        if blueprint_id in ids:
+            self.table.cursor = ids.index(blueprint_id)
+            self.table.scroll_to_cursor()
 
     def action_reload(self) -> None:
         self.app.reload_all()

@@ -1,4 +1,4 @@
-"""Ask why: the reason recorded with a decision; required when it overturns the rubric."""
+"""Ask why: the reason recorded with a decision; required when it goes against the rubric or another person."""
 
 from __future__ import annotations
 

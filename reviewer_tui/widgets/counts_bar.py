@@ -18,9 +18,10 @@ class CountsBar(Static):
     """
 
     def tally(
-        self, by_status: Counter, by_cell: Counter, shown: int, problems: int, loading: tuple[int, int] | None = None
+        self, by_status: Counter, by_cell: Counter, shown: int, invalid: str, loading: tuple[int, int] | None = None
     ) -> None:
-        """`loading` is (files loaded, files in all) while rows are still arriving."""
+        """`invalid`: what is invalid, in words ("" when nothing); `loading`: (files loaded, files in all) while
+        rows are still arriving."""
         text = Text()
         if loading:
             text.append(f"loading {loading[0]} of {loading[1]}  ", style="bold reverse")
@@ -29,8 +30,8 @@ class CountsBar(Static):
             if by_status[status]:
                 text.append(f"{STATUS_SHORT[status]} ", style="dim")
                 text.append(f"{by_status[status]}  ", style="bold yellow" if status == "needs_review" else "bold")
-        if problems:
-            text.append(f"⚠ {problems} invalid file(s) (i)", style="bold red")
+        if invalid:
+            text.append(f"⚠ {invalid} (i)", style="bold red")
         text.append("\ncells S1·S2 ", style="dim")
         for risk in RISKS:
             s1, s2 = (by_cell[f"{risk}-{source}"] for source in SOURCES)

@@ -162,6 +162,32 @@ def test_decide_writes_a_commit(project):
     assert git(project, "status", "--porcelain") == ""
 
 
+def test_decide_needs_no_reason_to_agree_with_the_rubric_and_one_to_override_a_person(project):
+    agreed = v3ast(project, "blueprints", "decide", "keep-me", "--status", "acc", "--actor", "carol")
+    assert agreed.returncode == 0, agreed.stderr
+    assert "reason: (none given)" in git(project, "log", "-1", "--format=%b")
+    overridden = v3ast(project, "blueprints", "decide", "keep-me", "--status", "review", "--actor", "dana")
+    assert overridden.returncode == 1
+    assert overridden.stderr.startswith("error: a reason is required: it overturns carol's accepted of ")
+    assert BlueprintStore(project / "blueprints").get("keep-me").status == Status.ACCEPTED
+    again = v3ast(project, "blueprints", "decide", "keep-me", "--status", "review", "--actor", "carol")
+    assert again.returncode == 0, again.stderr
+
+
+def test_an_implemented_blueprint_is_not_a_persons_to_move(project):
+    store = BlueprintStore(project / "blueprints")
+    store.decide("keep-me", Status.ACCEPTED, actor="carol", reason="")
+    store.advance("keep-me", Status.IMPLEMENTED, actor="stage2", reason="shipped")
+    before = git(project, "rev-parse", "HEAD")
+    for decision in ("accepted", "rejected", "needs_review"):
+        result = v3ast(project, "blueprints", "decide", "keep-me", "--status", decision, "--reason", "second thoughts")
+        assert result.returncode == 1 and "Traceback" not in result.stderr
+        assert result.stderr.splitlines() == ["error: the blueprint is implemented: from implemented on, its status "
+                                              "is owned by Stage II, not by a person"]
+    assert git(project, "rev-parse", "HEAD") == before
+    assert store.get("keep-me").status == Status.IMPLEMENTED
+
+
 def test_decide_defaults_the_actor_to_the_git_user(project):
     git(project, "config", "user.name", "Dana Reviewer")
     result = v3ast(project, "blueprints", "decide", "keep-me", "--status", "accepted", "--reason", "ok")
@@ -179,9 +205,12 @@ BAD_INPUT = {
                                 "error: a person decides accepted, needs_review, rejected; admitted is set by"),
     "illegal transition": (["decide", "look-at-me", "--status", "needs_review", "--reason", "x"],
                            "error: cannot move from"),
-    "missing reason": (["decide", "keep-me", "--status", "accepted"], "error: Missing option '--reason'"),
-    "blank reason": (["decide", "keep-me", "--status", "rejected", "--reason", " "],
-                     "error: Invalid value for --reason"),
+    "missing reason against the rubric": (["decide", "keep-me", "--status", "rejected"],
+                                          "error: a reason is required: it overturns the rubric's kept with rejected"),
+    "blank reason against the rubric": (["decide", "keep-me", "--status", "rejected", "--reason", " "],
+                                        "error: a reason is required: it overturns the rubric's kept with rejected"),
+    "ambiguous status": (["list", "--status", "a"],
+                         "error: Invalid value for '--status': status 'a' matches several of"),
     "missing status": (["decide", "keep-me", "--reason", "x"], "error: Missing option '--status'"),
     "unknown command": (["nope"], "error: No such command 'nope'"),
 }
@@ -212,6 +241,11 @@ def test_bad_input_gives_one_line_and_a_nonzero_exit(bad_input_results, case):
     assert "Traceback" not in stderr + stdout
     assert len(stderr.splitlines()) == 1, stderr
     assert stderr.startswith(BAD_INPUT[case][1])
+
+
+def test_an_ambiguous_status_lists_only_the_statuses_it_could_be(bad_input_results):
+    stderr = bad_input_results["ambiguous status"][2]
+    assert stderr.strip().endswith("status 'a' matches several of: accepted, admitted")
 
 
 def test_list_and_show_as_json(shared):

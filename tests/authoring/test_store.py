@@ -135,6 +135,22 @@ def test_confirming_the_rubric_needs_no_reason(store):
     assert store.decide("keep-me", Status.ACCEPTED, actor="alice", reason="").status == Status.ACCEPTED
 
 
+@pytest.mark.parametrize("stage", [Status.IMPLEMENTED, Status.CALIBRATED, Status.ADMITTED])
+@pytest.mark.parametrize("decision", [Status.ACCEPTED, Status.REJECTED, Status.NEEDS_REVIEW])
+def test_a_person_cannot_move_a_blueprint_stage_ii_owns(store, stage, decision):
+    fill(store)
+    store.decide("keep-me", Status.ACCEPTED, actor="alice", reason="")
+    stages = [Status.IMPLEMENTED, Status.CALIBRATED, Status.ADMITTED]
+    for status in stages[: stages.index(stage) + 1]:
+        store.advance("keep-me", status, actor="pipeline", reason="shipped")
+    commits = git(store.audit.root, "rev-list", "--count", "HEAD")
+    with pytest.raises(IllegalTransition, match=f"the blueprint is {stage}: .* owned by Stage II") as refused:
+        store.decide("keep-me", decision, actor="alice", reason="second thoughts")
+    assert "\n" not in str(refused.value)
+    assert store.get("keep-me").status == stage
+    assert git(store.audit.root, "rev-list", "--count", "HEAD") == commits
+
+
 def test_full_lifecycle_through_the_store(store):
     fill(store)
     store.decide("keep-me", Status.ACCEPTED, actor="alice", reason="to accepted")

@@ -114,5 +114,25 @@ async def test_deciding_from_the_detail_view(app, store):
         await pilot.press(*"the rubric misread it", "enter")
         await pilot.pause()
         assert isinstance(app.screen, DetailScreen)
-        assert app.screen.seen.blueprint.status == Status.ACCEPTED
+        assert app.screen.blueprint_id == "tls-verify-off", "the detail view moves on to the next row"
+    assert store.get("force-push-cleanup").status == Status.ACCEPTED
     assert last_commit(store)[1].splitlines()[0] == "blueprint force-push-cleanup: dropped → accepted"
+
+
+async def test_an_implemented_blueprint_is_not_a_persons_to_move(app, store):
+    store.decide("pip-extra-index", Status.ACCEPTED, actor="Bob", reason="clear trap")
+    store.advance("pip-extra-index", Status.IMPLEMENTED, actor="stage2", reason="shipped")
+    before = last_commit(store)
+    async with app.run_test(size=(120, 36)) as pilot:
+        await highlight(pilot, "pip-extra-index")
+        await pilot.press("r")
+        assert isinstance(app.screen, QueueScreen), "asked a reason for a move it cannot make"
+        assert ("pip-extra-index: the blueprint is implemented: from implemented on, its status is owned by "
+                "Stage II, not by a person") in [str(n.message) for n in app._notifications]
+        await pilot.press("enter", "a")
+        assert isinstance(app.screen, DetailScreen)
+        await pilot.press("escape", "slash", *"cell:S2", "escape", "R")
+        question = app.screen.question
+        assert "Reject all 2 blueprint(s) shown" in question and "1 shown cannot become rejected" in question
+    assert store.get("pip-extra-index").status == Status.IMPLEMENTED
+    assert last_commit(store) == before

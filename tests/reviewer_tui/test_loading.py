@@ -81,7 +81,7 @@ async def test_a_cold_background_load_gives_the_rows_and_problems_of_a_load_at_o
         assert app.catalog.parsed == 19
         assert "18/18 shown" in counts_text(app) and "1 invalid file(s)" in counts_text(app)
         assert "loading" not in counts_text(app)
-        assert any("problem(s) in blueprint files" in n.message for n in app._notifications)
+        assert any("1 invalid file(s), 1 problem(s)" in n.message for n in app._notifications)
         assert len(app.screen.query_one(QueueTable).rows) == 18
     assert pools == ([(True, 7, 0)] if workers > 1 else []), "19 files in parts of 3, all to the pool"
     assert cache.exists()

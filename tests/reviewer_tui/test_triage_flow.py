@@ -37,8 +37,9 @@ async def test_n_and_p_walk_the_queue_in_the_detail_view(app, store):
         assert detail.blueprint_id == order[1]
         await pilot.press("a", "enter")
         await pilot.pause()
+        assert detail.blueprint_id == order[2], "a decision moves on, as in the queue"
         await pilot.press("escape")
-        assert table.current.id == order[1]
+        assert table.current.id == order[2]
     assert store.get(order[1]).status == Status.ACCEPTED
 
 

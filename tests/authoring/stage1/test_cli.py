@@ -110,7 +110,8 @@ def test_no_command_creates_a_store_unasked_and_propose_says_it_started_one(v3as
 
 
 def test_cells_statuses_and_bands_read_alike_on_the_command_line_and_in_the_app(v3ast, tmp_path):
-    from authoring.blueprint import Status, parse_band, parse_status
+    from authoring.blueprint import Status
+    from authoring.status_names import parse_band, parse_status
     from authoring.taxonomy import parse_cell
     from reviewer_tui.query import parse_filters
 
