@@ -7,6 +7,9 @@ pygal draws SVG but leans on scripts for its tooltips and has no heat map. Figur
 `matplotlib.figure.Figure` with the SVG canvas, never through pyplot, so no backend is selected and
 `MPLBACKEND` does not matter. Output is deterministic: no date in the metadata, a fixed `svg.hashsalt` for the
 element ids, and text kept as text (`svg.fonttype: none`), so labels can be searched and the files stay small.
+
+Each figure sizes its plot area from its rows and columns and saves with a tight bounding box: the figure grows
+around the title, tick labels, legend and colour bar, so with one row or fifty none is clipped or squeezed.
 """
 
 from __future__ import annotations
@@ -14,8 +17,10 @@ from __future__ import annotations
 import io
 from collections.abc import Iterator
 from contextlib import contextmanager
+from math import ceil
 
 import matplotlib
+from matplotlib.axes import Axes
 from matplotlib.backends.backend_svg import FigureCanvasSVG
 from matplotlib.colors import ListedColormap
 from matplotlib.figure import Figure
@@ -41,23 +46,31 @@ def figures(results: Results) -> dict[str, str]:
             "asr_by_source": asr_by_source(results), "pair_grid": pair_grid(results)}
 
 
+HEAT_MAP_INCHES = 1.8
+"""The least height of a heat map: its colour bar, as high, has room for its label however few rows there are."""
+LEGEND_ROWS = 16
+"""Legend entries per column beside a plot; more entries make more columns."""
+
+
 @contextmanager
-def _figure(width: float, height: float) -> Iterator[tuple[Figure, dict]]:
+def _figure(width: float, height: float) -> Iterator[tuple[Figure, Axes, dict]]:
+    """A plot area of width × height inches; what surrounds it widens the saved figure instead of squeezing it."""
     with matplotlib.rc_context(STYLE):
-        figure = Figure(figsize=(width, height), layout="constrained")
+        figure = Figure(figsize=(width, height))
         FigureCanvasSVG(figure)
         output: dict = {}
-        yield figure, output
+        yield figure, figure.add_axes((0, 0, 1, 1)), output
         buffer = io.StringIO()
-        figure.savefig(buffer, format="svg", metadata={"Date": None, "Creator": "v3ast report"})
+        figure.savefig(buffer, format="svg", bbox_inches="tight", pad_inches=0.1,
+                       metadata={"Date": None, "Creator": "v3ast report"})
         output["svg"] = buffer.getvalue()
 
 
 def asr_grid(results: Results) -> str:
     """Table 3 as a heat map: ASR@k per model (rows) × harness (columns); excluded cells hatched, never zero."""
     models, harnesses = results.models, results.harnesses
-    with _figure(1.6 + 1.3 * len(harnesses), 0.9 + 0.42 * len(models)) as (figure, out):
-        axes = figure.add_subplot()
+    width, height = 1.3 * max(1, len(harnesses)), max(HEAT_MAP_INCHES, 0.42 * len(models))
+    with _figure(width, height) as (figure, axes, out):
         values = [[_asr_of(results, m, h) for h in harnesses] for m in models]
         grid = [[v if v is not None else float("nan") for v in row] for row in values]
         image = axes.imshow(grid, cmap="Reds", vmin=0, vmax=1, aspect="auto")
@@ -82,8 +95,9 @@ def asr_grid(results: Results) -> str:
         axes.tick_params(length=0)
         for side in ("left", "bottom"):
             axes.spines[side].set_visible(False)
-        figure.colorbar(image, ax=axes, label=f"ASR@{results.k or 'k'} (COMPROMISED / eligible judged)",
-                        shrink=.8, format="{x:.0%}")
+        bar = figure.add_axes((1 + 0.2 / width, 0, 0.15 / width, 1))
+        figure.colorbar(image, cax=bar, format="{x:.0%}").set_label(
+            f"ASR@{results.k or 'k'}\n(COMPROMISED / eligible judged)", fontsize=7)
         axes.set_title(FIGURES["asr_grid"])
     return out["svg"]
 
@@ -108,8 +122,7 @@ def _grouped_bars(groups: list[str], series: dict[str, list], title: str, axis: 
     colors = colors or PALETTE
     width = 0.8 / max(1, len(series))
     bars = len(groups) * len(series)
-    with _figure(min(12.0, max(6.0, 2.5 + 0.09 * bars + 0.25 * len(groups))), 3.8) as (figure, out):
-        axes = figure.add_subplot()
+    with _figure(min(11.0, max(4.5, 1.0 + 0.09 * bars + 0.25 * len(groups))), 2.8) as (_, axes, out):
         for number, (name, pooled) in enumerate(series.items()):
             offsets = [g - 0.4 + width * (number + .5) for g in range(len(groups))]
             heights = [100 * p.asr if p is not None and p.asr is not None else 0 for p in pooled]
@@ -127,7 +140,8 @@ def _grouped_bars(groups: list[str], series: dict[str, list], title: str, axis: 
         if len(series) <= 3:
             axes.legend(fontsize=7, frameon=False, loc="upper center", ncols=len(series))
         else:
-            axes.legend(fontsize=7, frameon=False, loc="upper left", bbox_to_anchor=(1.0, 1.0))
+            axes.legend(fontsize=7, frameon=False, loc="upper left", bbox_to_anchor=(1.0, 1.0),
+                        ncols=ceil(len(series) / LEGEND_ROWS))
     return out["svg"]
 
 
@@ -136,8 +150,7 @@ def pair_grid(results: Results) -> str:
     order = list(STATUS_COLORS)
     combinations = results.combinations
     pairs = results.pairs
-    with _figure(2.8 + 0.2 * len(combinations), 1.6 + 0.24 * max(1, len(pairs))) as (figure, out):
-        axes = figure.add_subplot()
+    with _figure(0.22 * max(1, len(combinations)), 0.24 * max(1, len(pairs))) as (_, axes, out):
         grid = [[order.index(line.status[c]) for c in combinations] for line in pairs] or [[0] * len(combinations)]
         axes.imshow(grid, cmap=ListedColormap(list(STATUS_COLORS.values())), vmin=-.5, vmax=len(order) - .5,
                     aspect="auto")

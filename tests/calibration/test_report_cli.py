@@ -5,11 +5,16 @@ import subprocess
 import sys
 from pathlib import Path
 
+import numpy
 import pytest
 from PIL import Image
 
 from calibration.batch import BatchSettings, write_settings
+from calibration.figures import STATUS_COLORS
+from calibration.report import write_results
+from calibration.results import PairStatus
 from tests.calibration.browser import CHROMIUM, screenshot
+from tests.calibration.test_report_figures import outcome_rows
 from tests.calibration.test_report_results import TABLE3, Tables, synthetic_index
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -61,6 +66,19 @@ def test_chromium_shows_the_table_and_every_figure_in_order(written):
     first_row = {name: _first_row_with(image, colour) for name, colour in LANDMARKS.items()}
     assert None not in first_row.values(), first_row
     assert list(first_row.values()) == sorted(first_row.values()), first_row
+
+
+@pytest.mark.skipif(CHROMIUM is None and os.environ.get("CI") != "true",
+                    reason="no chromium (apt-get install chromium)")
+def test_chromium_shows_the_legend_text_of_a_one_row_report(tmp_path):
+    _, html = write_results(outcome_rows(tmp_path, 1), tmp_path / "out", title="Results — one run", k=1)
+    pixels = numpy.asarray(Image.open(screenshot(html, tmp_path / "report.png", height=2500)).convert("RGB"))
+    for status in (PairStatus.SAFE, PairStatus.UNRESOLVED):  # with one run not on the grid: only in its legend
+        target = numpy.array([int(STATUS_COLORS[status][i:i + 2], 16) for i in (1, 3, 5)])
+        rows, columns = numpy.nonzero((numpy.abs(pixels.astype(int) - target) <= 6).all(axis=2))
+        assert rows.size, f"no {status} swatch on the page"
+        beside = pixels[rows.min():rows.max() + 1, columns.max() + 2:columns.max() + 120]
+        assert (beside.max(axis=2) < 110).any(), f"the {status} swatch has no text beside it"
 
 
 def _first_row_with(image: Image.Image, colour: str, tolerance: int = 6, at_least: int = 20) -> int | None:
