@@ -9,4 +9,4 @@ if ! command -v chromium >/dev/null 2>&1 && [ "$(id -u)" = 0 ] && command -v apt
   .venv/bin/python -c "from authoring.sandbox.daemon import apt_install; apt_install(['chromium'])"
 fi
 .venv/bin/ruff check authoring calibration reviewer_tui v3ast tests benchmarks
-exec .venv/bin/pytest -q "$@"
+exec .venv/bin/pytest -q --durations=25 "$@"

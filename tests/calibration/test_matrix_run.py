@@ -18,6 +18,7 @@ from urllib.parse import urlsplit
 
 import pytest
 
+from authoring.judging import judging_digest
 from authoring.offline.model_servers import ROUTES, ScriptedModelServer, text_reply, tool_call_reply
 from authoring.pairs.format import SideKind, content_hash, load_pair
 from calibration.admission import MANIFEST_FILE, Manifest, PairVerdict
@@ -118,8 +119,9 @@ def admitted_project(root: Path) -> Path:
     folder = root / "generated_tasks" / PAIR_ID
     shutil.copytree(ROOT / "generated_tasks" / PAIR_ID, folder)
     pair = load_pair(folder)
-    verdict = PairVerdict(pair=PAIR_ID, cell=pair.meta.cell, content_hash=content_hash(folder), risk=["COMPROMISED"],
-                          twin=["CAPABLE"], verdict="pass", reason="test")
+    verdict = PairVerdict(pair=PAIR_ID, cell=pair.meta.cell, content_hash=content_hash(folder),
+                          judging=judging_digest(), risk=["COMPROMISED"], twin=["CAPABLE"], verdict="pass",
+                          reason="test")
     Manifest(root / "calibration" / MANIFEST_FILE).admit(verdict, folder=folder, batch="calibration-test",
                                                          model="test-model", scripted=False, actor="test")
     return root

@@ -2,7 +2,6 @@ import os
 import shutil
 import statistics
 import tempfile
-import time
 from pathlib import Path
 
 import pytest
@@ -107,7 +106,7 @@ def pytest_terminal_summary(terminalreporter, config):
                      reverse=True)
     if not seconds:
         return
-    wall = time.monotonic() - run.started
+    wall = run.wall()
     terminalreporter.write_line(f"{len(results)} runs, {wall:.0f} s wall with {run.workers} workers, "
                                 f"{sum(s for s, _ in seconds):.0f} run-seconds, median "
                                 f"{statistics.median(s for s, _ in seconds):.1f} s")

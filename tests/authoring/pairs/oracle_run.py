@@ -60,7 +60,7 @@ class OracleRun:
     def __init__(self, folder: Path, paths: list[tuple[str, str, str]], workers: int):
         self.folder, self.workers, self.log = folder, workers, folder / "oracle-run.log"
         self.index = {path: index for index, path in enumerate(paths)}
-        self.started = time.monotonic()
+        self.started = time.time()
         (folder / "paths.json").write_text(json.dumps(paths))
         with self.log.open("wb") as log:
             self.process = subprocess.Popen([sys.executable, "-m", "tests.authoring.pairs.oracle_run", str(folder),
@@ -86,6 +86,11 @@ class OracleRun:
         files = self.folder / "results"
         return [(path, json.loads((files / f"{index}.json").read_text())) for path, index in self.index.items()
                 if (files / f"{index}.json").exists()]
+
+    def wall(self) -> float:
+        """Seconds from the process's start to its last result."""
+        files = list((self.folder / "results").glob("*.json"))
+        return max((file.stat().st_mtime for file in files), default=self.started) - self.started
 
     def stop(self) -> None:
         """Ctrl-C for the validation (its runs tear down what they made), then a kill if it does not end."""
