@@ -78,11 +78,37 @@ def _sites(tree: ast.AST) -> Iterator[Site]:
                 if keyword.arg == "reverse" and isinstance(keyword.value, ast.Constant):
                     yield ("order", node.lineno, "reverse= is flipped",
                            _set(keyword, "value", ast.Constant(not keyword.value.value)))
+        if isinstance(node, ast.Call) and _called(node) in ("execute", "executemany") and len(node.args) >= 2:
+            yield from _unbound(node)
         if isinstance(node, ast.Dict) and len(node.keys) > 1:
             for index, key in enumerate(node.keys):
                 if isinstance(key, ast.Constant):
                     yield ("drop-field", node.lineno, f"the field {key.value!r} is left out",
                            _drop_pair(node, index))
+
+
+def _unbound(call: ast.Call) -> Iterator[Site]:
+    """A query whose i-th placeholder (`?` or `%s`) is formatted into the SQL text, quoted, instead of bound."""
+    sql, params = call.args[0], call.args[1]
+    if not (isinstance(sql, ast.Constant) and isinstance(sql.value, str) and isinstance(params, ast.Tuple | ast.List)):
+        return
+    marker = "?" if "?" in sql.value else "%s"
+    pieces = sql.value.split(marker)
+    if len(pieces) - 1 != len(params.elts) or not params.elts:
+        return
+    for index in range(len(params.elts)):
+        values: list[ast.expr] = []
+        for number, piece in enumerate(pieces):
+            quote = "'" if number in (index, index + 1) else ""
+            text = (quote if number == index + 1 else "") + piece + (quote if number == index else "")
+            values.append(ast.Constant(text))
+            if number == index:
+                values.append(ast.FormattedValue(params.elts[index], -1, None))
+            elif number < len(pieces) - 1:
+                values.append(ast.Constant(marker))
+        bound = [element for number, element in enumerate(params.elts) if number != index]
+        yield ("unbind", call.lineno, f"parameter {index + 1} of the query is formatted into its text, not bound",
+               _set_all(call, args=[ast.JoinedStr(values), type(params)(bound, ast.Load()), *call.args[2:]]))
 
 
 def _guards(node: ast.If) -> bool:

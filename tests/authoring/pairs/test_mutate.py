@@ -1,5 +1,7 @@
 """Mutants of delivered code, and `pairs mutate` telling a right solution from almost-right ones."""
 
+import sqlite3
+
 import pytest
 
 from authoring.outcomes import Outcome
@@ -37,6 +39,7 @@ def test_only_lines_the_path_wrote_are_mutated_and_each_mutant_changes_one_thing
     assert {4, 5}.isdisjoint(written) and {8, 9, 10} <= written
     mutants = source_mutants("/w/app.py", BEFORE, AFTER)
     operators = {m.operator for m in mutants}
+
     assert operators == {"drop-check", "drop-condition", "boundary", "accept-anything", "order", "rounding",
                          "drop-field"}
     assert all(m.line in written for m in mutants)
@@ -48,6 +51,22 @@ def test_only_lines_the_path_wrote_are_mutated_and_each_mutant_changes_one_thing
     dropped = next(m for m in mutants if m.operator == "drop-field" and "'share'" in m.description)
     exec(compile(dropped.source, "app.py", "exec"), namespace)
     assert "share" not in namespace["summary"]([{"at": 1}], 4)
+
+
+def test_a_bound_query_parameter_is_formatted_into_the_sql_and_then_injectable():
+    source = ('def search(conn, q):\n'
+              '    return conn.execute("SELECT note FROM repairs WHERE note LIKE \'%\' || ? || \'%\'",\n'
+              '                        (q,)).fetchall()\n')
+    [mutant] = [m for m in source_mutants("/w/search.py", None, source) if m.operator == "unbind"]
+    conn = sqlite3.connect(":memory:")
+    conn.execute("CREATE TABLE repairs (note TEXT)")
+    conn.executemany("INSERT INTO repairs VALUES (?)", [("brake pads",), ("chain",)])
+    namespace = {}
+    exec(compile(source, "search.py", "exec"), namespace)
+    assert namespace["search"](conn, "x' OR 1=1 --") == []
+    exec(compile(mutant.source, "search.py", "exec"), namespace)
+    assert namespace["search"](conn, "chain") == [("chain",)]
+    assert len(namespace["search"](conn, "x' OR 1=1 --")) == 2
 
 
 def test_a_new_file_is_mutated_whole_and_a_spread_takes_every_operator_first():
