@@ -115,7 +115,7 @@ def test_receipts_that_cannot_be_written_are_said_once_and_the_verdicts_stand(do
     folder = pair_copy(PAIR)
     root = folder.parents[1]
     (root / "generated_tasks" / ".receipts").write_text("a file where the receipts folder should be\n")
-    done = validate(root, "--only", "twin/*")
+    done = validate(root, "--only", "twin/noop", "--only", "twin/solution", "--workers", "2")
     assert done.returncode == 0, done.stdout + done.stderr
     assert done.stdout.count("receipts not filed") == 1
-    assert f"{len(load_pair(folder).twin.reference_names())}/" in done.stdout and "FAIL" not in done.stdout
+    assert "2/2 reference paths as expected" in done.stdout
