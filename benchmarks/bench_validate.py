@@ -14,10 +14,13 @@ python benchmarks/bench_validate.py --every-pair [--paths smoke|all]
 from __future__ import annotations
 
 import argparse
+import os
 import resource
 import statistics
 import time
 from pathlib import Path
+
+os.environ.setdefault("MSWEA_SILENT_STARTUP", "1")  # its banner is not a measurement
 
 from docker.errors import APIError, ImageNotFound
 from results import invocation, recording  # benchmarks/results.py: this folder is on sys.path
