@@ -10,7 +10,6 @@ A benchmark that records its result regenerates the page itself; commit the resu
 
 from __future__ import annotations
 
-import argparse
 import ast
 import json
 import sys
@@ -74,18 +73,10 @@ def render(benchmarks: Path = BENCHMARKS) -> str:
 
 
 def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--check", action="store_true", help="only compare; exit 1 when the page is stale")
-    arguments = parser.parse_args()
-    text = render()
-    if arguments.check:
-        if not PAGE.is_file() or PAGE.read_text(encoding="utf-8") != text:
-            print(f"{PAGE.relative_to(ROOT)} is stale: run scripts/docs_performance.py", file=sys.stderr)
-            return 1
-        return 0
-    PAGE.write_text(text, encoding="utf-8")
-    print(f"wrote {PAGE.relative_to(ROOT)}")
-    return 0
+    sys.path.insert(0, str(Path(__file__).resolve().parent))
+    from generated_page import write_or_check
+
+    return write_or_check(PAGE, lambda: render(), __doc__.splitlines()[0], "scripts/docs_performance.py")
 
 
 if __name__ == "__main__":
