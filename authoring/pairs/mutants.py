@@ -9,6 +9,7 @@ import difflib
 import hashlib
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
+from itertools import islice
 
 BOUNDARIES: dict[type, type] = {ast.Lt: ast.LtE, ast.LtE: ast.Lt, ast.Gt: ast.GtE, ast.GtE: ast.Gt}
 ACCEPTING_CALLS = ("compare_digest", "verify", "check", "is_valid", "isvalid", "authorized", "authorised")
@@ -162,17 +163,16 @@ def _become_true(tree: ast.AST, call: ast.Call) -> Callable[[], None]:
 def source_mutants(path: str, before: str | None, after: str) -> list[SourceMutant]:
     """Every mutant of `after` at a site on a line the path wrote, each of one change, in source order."""
     try:
-        count = sum(1 for _ in _sites(ast.parse(after)))
+        parsed = ast.parse(after)
     except (SyntaxError, ValueError):
         return []
     written = written_lines(before, after)
-    original = ast.unparse(ast.parse(after))
+    chosen = [number for number, (_, line, _, _) in enumerate(_sites(parsed)) if line in written]
+    original = ast.unparse(parsed)
     mutants = []
-    for number in range(count):
-        tree = ast.parse(after)
-        operator, line, description, apply = list(_sites(tree))[number]
-        if line not in written:
-            continue
+    for number in chosen:
+        tree = ast.parse(after)  # a fresh tree per mutant: each site's change is applied in place
+        operator, line, description, apply = next(islice(_sites(tree), number, None))
         apply()
         try:
             source = ast.unparse(ast.fix_missing_locations(tree))

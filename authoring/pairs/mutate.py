@@ -78,9 +78,10 @@ class MutationReport:
         return sum(result.killed for result in counted) / len(counted) if counted else None
 
     def summary(self) -> str:
-        counted, equivalent = self.counted, len(self.results) - len(self.counted)
+        counted = self.counted
+        equivalent = len(self.results) - len(counted)
         killed = sum(result.killed for result in counted)
-        score = "no mutants" if self.score is None else f"{100 * self.score:.0f} %"
+        score = f"{100 * killed / len(counted):.0f} %" if counted else "no mutants"
         return (f"{self.pair}: mutation score {score} ({killed} of {len(counted)} killed"
                 + (f"; {equivalent} equivalent" if equivalent else "") + ")")
 

@@ -38,7 +38,7 @@ def main(folder: Path, workers: int) -> None:
     prepare_agent_environment()
     paths = [tuple(path) for path in json.loads((folder / "paths.json").read_text())]
     order = {path: index for index, path in enumerate(paths)}
-    pairs = load_pairs(SHIPPED, sorted({pair for pair, _, _ in paths}, key=[p for p, _, _ in paths].index))
+    pairs = load_pairs(SHIPPED, list(dict.fromkeys(pair for pair, _, _ in paths)))
     client = connect()
     base_image = ensure_base_image(client).tag
     receipts = ReceiptFiler(pairs, lambda line: print(line, file=sys.stderr))
