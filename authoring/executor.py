@@ -23,7 +23,6 @@ import sys
 import tarfile
 import tempfile
 import threading
-import time
 from collections import deque
 from collections.abc import Callable
 from concurrent.futures import FIRST_COMPLETED, ThreadPoolExecutor, wait
@@ -34,6 +33,7 @@ from typing import Any
 import docker
 
 from authoring.errors import BadInput, V3astError
+from authoring.retry import RetriesExhausted, RetryPolicy, with_backoff
 from authoring.settings import settings
 
 EXECUTORS = ("local", "ray")
@@ -44,6 +44,9 @@ DEFAULT_ADDRESS_POOLS = 31
 SLOT_HEADROOM = 4
 """Networks kept free beyond the long-lived ones: a Stage II attempt's build network, a judge's, a stray run."""
 MAX_ATTEMPTS = 3
+"""Runs of a job before it fails for infrastructure reasons (a lost node or engine puts it back in the queue)."""
+LEFTOVER_REMOVAL = RetryPolicy(name="leftover removal", attempts=5, base_delay=0.5, max_delay=0.5, jitter=False)
+"""Removing killed runs' leftovers races with the engine removing them too: a few quick retries."""
 WAITING_PER_RUNNER = 1
 """Jobs a runner holds ready beyond its slots: one starts the moment a run ends, not a round trip to the driver
 later (a runner never runs more jobs at once than its slots)."""
@@ -636,14 +639,12 @@ def janitor(client: docker.DockerClient) -> str:
 
     from authoring.sandbox.teardown import remove_leftovers
 
-    for _ in range(5):
-        try:
-            removed = remove_leftovers(client)
-            return f"removed {removed} container(s)/network(s) left by killed runs" if removed else ""
-        except APIError as error:  # one vanished while listed, or a network still had an endpoint going away
-            problem = str(error).splitlines()[0][:200]
-            time.sleep(0.5)
-    return f"could not remove every leftover of killed runs ({problem}); `v3ast doctor --fix` tries again"
+    try:
+        removed, _ = with_backoff(lambda: remove_leftovers(client), LEFTOVER_REMOVAL, retry_on=(APIError,))
+    except RetriesExhausted as error:  # one vanished while listed, or a network still had an endpoint going away
+        problem = str(error.last).splitlines()[0][:200]
+        return f"could not remove every leftover of killed runs ({problem}); `v3ast doctor --fix` tries again"
+    return f"removed {removed} container(s)/network(s) left by killed runs" if removed else ""
 
 
 def node_label() -> str:

@@ -13,10 +13,10 @@ from pydantic import BaseModel, ValidationError
 
 from authoring.blueprint import plain_problems
 from authoring.errors import BadInput
+from authoring.retry import RetriesExhausted, RetryPolicy, TransientError, retry_after_seconds, with_backoff
 from authoring.settings import EndpointProvider, ModelEndpoint
 from authoring.stage1 import EndpointUnreachable, MalformedOutput, Provider, ProviderError, Schema
 from authoring.stage1.cassette import Cassette, CassetteMiss
-from authoring.stage1.retry import RetriesExhausted, RetryPolicy, TransientError, retry_after_seconds, with_backoff
 from authoring.stage1.usage import Usage
 
 PROVIDERS: dict[str, str] = {
@@ -35,7 +35,7 @@ class ProviderConfig(ModelEndpoint):
     """Seconds per HTTP request before it counts as a transient failure (`--timeout`, $V3AST_STAGE1_TIMEOUT)."""
     max_tokens: int = 8192
     """Upper bound on the answer's length."""
-    retry: RetryPolicy = RetryPolicy()
+    retry: RetryPolicy = RetryPolicy(name="Stage I request")
     """Backoff on rate limits, server errors and timeouts."""
     malformed_attempts: int = 3
     """How many answers to ask for before giving up on one that does not fit the schema."""
@@ -147,7 +147,7 @@ class StructuredProvider:
             f"{self.name}: answer did not fit {schema.__name__} in {self.config.malformed_attempts} attempts "
             f"(last: {problem})", raw_texts, total)
 
-    def _retrying(self, error: TransientError, attempt: int, delay: float) -> None:
+    def _retrying(self, error: BaseException, attempt: int, delay: float) -> None:
         if self.on_retry is not None and not self.closed.is_set():
             self.on_retry(f"{self.name}: {error}; retrying in {delay:.1f} s "
                           f"(attempt {attempt} of {self.config.retry.attempts})")

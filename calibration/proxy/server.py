@@ -5,7 +5,8 @@ checks the dummy key, sends the request upstream with the real one, passes repli
 line by line as they arrive — and records every exchange (request, reply, tokens, timing, status) in the host
 process, out of the agent's reach. It enforces the model-call budget and the turn's time budget: a call past
 either is refused and `halt` is set, so the adapter ends the harness the way mini-swe-agent's limits end it.
-An upstream that errors (after `attempts` tries), hangs past `timeout`, answers garbage or cuts a stream is a
+An upstream that errors (after `attempts` tries, waiting a 429's or 503's Retry-After and backing off exponentially
+otherwise, within a cap on the total wait), hangs past `timeout`, answers garbage or cuts a stream is a
 **fault**: the harness gets a non-retryable error, `halt` is set and the run is UNRESOLVED, never safe.
 """
 
@@ -20,10 +21,14 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 from urllib.parse import urlsplit
 
+from authoring.retry import RetriesExhausted, RetryPolicy, TransientError, retry_after_seconds, with_backoff
 from calibration.proxy.wire import ROUTES, StreamCheck, WireError, auth_headers, check_body, presented_key, usage_of
 
 PASSED_HEADERS = ("content-type", "accept", "anthropic-version", "anthropic-beta", "openai-beta", "user-agent")
-RETRY_PAUSE_SECONDS = 0.5
+RETRY_AFTER_STATUSES = (429, 503)
+"""Statuses whose Retry-After header the proxy waits before its next attempt (other 5xx back off exponentially)."""
+UPSTREAM_RETRY = RetryPolicy(name="model proxy's upstream retry", base_delay=0.5, max_delay=8.0, max_total=120.0)
+"""Rate limits and server errors of the model endpoint; `Upstream.attempts` sets its attempts."""
 
 
 @dataclass(frozen=True)
@@ -35,6 +40,11 @@ class Upstream:
     """Seconds without a byte from the upstream before the request is a fault."""
     attempts: int = 3
     """Tries of one request on a connection error, timeout, 429 or 5xx before it is a fault."""
+    max_wait: float = UPSTREAM_RETRY.max_total
+    """Seconds of waiting between the tries of one request, Retry-After included, past which it is a fault."""
+
+    def retry_policy(self) -> RetryPolicy:
+        return UPSTREAM_RETRY.model_copy(update={"attempts": max(1, self.attempts), "max_total": self.max_wait})
 
 
 class Fault(Exception):
@@ -120,27 +130,36 @@ class ModelProxy:
         return kind(self._host, self._port, timeout=self.upstream.timeout)
 
     def open_upstream(self, method: str, path: str, body: bytes, headers: dict[str, str]):
-        """The upstream's response (status < 400), after up to `attempts` tries; raises Fault."""
-        problem = ""
-        for attempt in range(max(1, self.upstream.attempts)):
-            if attempt:
-                time.sleep(RETRY_PAUSE_SECONDS * attempt)
+        """The upstream's response (status < 400) and the attempts it took, within the upstream's retry policy
+        (a 429 or 503 waits its Retry-After); raises Fault."""
+        tries = 0
+
+        def attempt() -> tuple[http.client.HTTPConnection, http.client.HTTPResponse]:
+            nonlocal tries
+            tries += 1
             connection = self.connection()
             try:
                 connection.request(method, self._prefix + path, body=body or None, headers=headers)
                 response = connection.getresponse()
             except (OSError, http.client.HTTPException) as error:
                 connection.close()
-                problem = f"{type(error).__name__}: {error}" if str(error) else type(error).__name__
-                continue
+                kind = type(error).__name__
+                raise TransientError(f"{kind}: {error}" if str(error) else kind) from None
             if response.status < 400:
-                return connection, response, attempt + 1
-            text = _read_some(response)
+                return connection, response
+            problem = f"HTTP {response.status}: {_read_some(response)}"
             connection.close()
-            problem = f"HTTP {response.status}: {text}"
-            if response.status != 429 and response.status < 500:
-                break
-        raise Fault(f"upstream {method} {path} failed after {attempt + 1} attempt(s): {problem}")
+            if response.status in RETRY_AFTER_STATUSES:
+                raise TransientError(problem, retry_after_seconds(response.headers))
+            if response.status >= 500:
+                raise TransientError(problem)
+            raise Fault(f"upstream {method} {path} failed after {tries} attempt(s): {problem}")
+
+        try:
+            (connection, response), _ = with_backoff(attempt, self.upstream.retry_policy())
+        except RetriesExhausted as error:
+            raise Fault(f"upstream {method} {path}: {error}") from None
+        return connection, response, tries
 
 
 def _read_some(response: http.client.HTTPResponse) -> str:

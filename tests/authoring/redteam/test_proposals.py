@@ -10,8 +10,8 @@ from authoring.redteam.proposers import ModelProposer, model_provider
 from authoring.redteam.records import RunRecord, SessionInfo, new_session, now
 from authoring.redteam.review import gather, rows
 from authoring.redteam.settle import settle
+from authoring.retry import RetryPolicy
 from authoring.stage1.providers import ProviderConfig
-from authoring.stage1.retry import RetryPolicy
 
 from .conftest import PAIR, asked
 

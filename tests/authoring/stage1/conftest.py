@@ -2,9 +2,9 @@ from pathlib import Path
 
 import pytest
 
+from authoring.retry import RetryPolicy
 from authoring.stage1.inputs import TOOLKIT_ROOT, Workspace
 from authoring.stage1.providers import ProviderConfig
-from authoring.stage1.retry import RetryPolicy
 
 FAST_RETRIES = RetryPolicy(attempts=4, base_delay=0.01, max_delay=0.5)
 
