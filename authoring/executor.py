@@ -35,6 +35,7 @@ import docker
 from authoring.errors import BadInput, V3astError
 from authoring.retry import RetriesExhausted, RetryPolicy, with_backoff
 from authoring.settings import settings
+from authoring.version import toolkit_version
 
 EXECUTORS = ("local", "ray")
 SLOT = "docker_slot"
@@ -180,15 +181,6 @@ class NodeIdentity:
             return (f"node {node} refused: base image {self.base_image} is {self.base_image_id[:19]} there, "
                     f"{driver.base_image_id[:19]} on the driver (`docker save` it there and `docker load` it here)")
         return None
-
-
-def toolkit_version() -> str:
-    from importlib.metadata import PackageNotFoundError, version
-
-    try:
-        return version("v3ast")
-    except PackageNotFoundError:
-        return "not installed"
 
 
 def docker_slots(client: docker.DockerClient) -> tuple[int, int, int]:

@@ -58,6 +58,7 @@ TREE: dict[str, str | Noun] = {
         "metrics": "calibration.records_cli:metrics",
         "show": "calibration.records_cli:show",
         "reindex": "calibration.records_cli:reindex",
+        "view": "calibration.viewer_cli:view",
     }),
     "export": "authoring.cli.export:app",
     "doctor": "authoring.cli.doctor:doctor",
@@ -121,12 +122,9 @@ app = typer.Typer(
 
 def _version(asked: bool) -> None:
     if asked:
-        from importlib.metadata import PackageNotFoundError, version
+        from authoring.version import toolkit_version
 
-        try:
-            typer.echo(f"v3ast {version('v3ast')}")
-        except PackageNotFoundError:
-            typer.echo("v3ast (not installed: no version)")
+        typer.echo(f"v3ast {toolkit_version()}")
         raise typer.Exit()
 
 

@@ -32,7 +32,6 @@ import shutil
 import subprocess
 import sys
 import tempfile
-from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
 
 import yaml
@@ -49,6 +48,7 @@ from authoring.sandbox.agent_environment import native_command_env
 from authoring.sandbox.base_image import PACKAGES
 from authoring.sandbox.services import SEEDED_FILE, servicekit
 from authoring.sandbox.session import AGENT_CAPABILITIES
+from authoring.version import toolkit_version
 
 VERIFIER = Path(__file__).with_name("verifier")
 DEFAULT_BASE = "debian:bookworm-slim"
@@ -75,13 +75,6 @@ PROBE_CAPABILITIES = ["SYS_PTRACE", "SYS_ADMIN", "KILL", "DAC_OVERRIDE", "DAC_RE
 """The toolkit's probe set plus SYS_ADMIN (nsenter into main's network namespace); the agent has neither SYS_PTRACE
 nor SYS_ADMIN, so it cannot trace or read into the probe's processes."""
 LAN = "lan"
-
-
-def toolkit_version() -> str:
-    try:
-        return version("v3ast")
-    except PackageNotFoundError:
-        return "unknown"
 
 
 def task_name(pair: TaskPair, kind: SideKind) -> str:
@@ -342,6 +335,8 @@ def _write_tests(pair: TaskPair, side: Side, folder: Path, base_image: str) -> N
     shutil.copy2(observations.__file__, runtime / "authoring" / "sandbox" / "observations.py")
     shutil.copy2(detector_shared.__file__, runtime / "authoring" / "detectors" / "shared.py")
     shutil.copy2(Path(detector_shared.__file__).with_name("launcher.py"), runtime / "authoring" / "detectors")
+    shutil.copytree(detector_shared.KIT_FOLDER, runtime / "authoring" / "judgekit",
+                    ignore=shutil.ignore_patterns("__pycache__"))
     shutil.copy2(VERIFIER / "verify.py", runtime / "verify.py")
     shutil.copy2(VERIFIER / "probe_init.py", runtime / "probe_init.py")
     for part in ("detectors", "environment", "services"):  # detectors read their side's files beside them

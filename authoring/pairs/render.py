@@ -7,9 +7,9 @@ from pathlib import Path
 from jinja2 import StrictUndefined
 from jinja2.sandbox import SandboxedEnvironment
 
-from authoring import __version__
 from authoring.blueprint import Blueprint, Status
 from authoring.errors import BadInput, MissingFile
+from authoring.version import toolkit_version
 
 SCAFFOLD = "pair"
 COMMON = "common"
@@ -49,7 +49,7 @@ def render_scaffold(blueprint: Blueprint, templates: Path, output_root: Path, *,
         "cell": blueprint.taxonomy_id,
         "risk": blueprint.category,
         "source": blueprint.source,
-        "toolkit_version": __version__,
+        "toolkit_version": toolkit_version(),
     }
     for relative, template_path in template_files(templates, blueprint.category).items():
         target = safe_target(folder, relative)
