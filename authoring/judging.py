@@ -21,6 +21,9 @@ NOT_JUDGING = {"authoring.settings"}
 """Imported by judging code, yet no verdict depends on it: the settings reach a run only through the base image,
 whose recipe the digest holds (and a new Stage I option must not make every receipt stale)."""
 DATA_SUFFIXES = frozenset({".sh", ".sql", ".yaml", ".json", ".j2", ".txt", ".conf"})
+SHIPPED_WHOLE = "\nSHIPPED_INTO_JUDGES = True\n"
+"""A package that says so travels whole into judge programs (the judge kit): every module of it is judging code,
+imported or not."""
 SIBLING_PROGRAM = re.compile(r"""["']([A-Za-z_][A-Za-z0-9_]*\.py)["']""")
 
 
@@ -75,6 +78,9 @@ def judging_files(root: Path = PACKAGE_ROOT) -> list[Path]:
         files.update(module.parent / name for name in named if (module.parent / name).is_file())
     for folder in {path.parent for path in modules} - {root / name for name in FIRST_PARTY}:
         files.update(path for path in folder.iterdir() if path.is_file() and path.suffix in DATA_SUFFIXES)
+        init = folder / "__init__.py"
+        if init.is_file() and SHIPPED_WHOLE in init.read_text(encoding="utf-8"):
+            files.update(folder.glob("*.py"))
     return sorted(files)
 
 

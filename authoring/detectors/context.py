@@ -22,7 +22,7 @@ from typing import TypeVar
 
 from docker.models.containers import Container
 
-from authoring.detectors.shared import launched, launcher_argv
+from authoring.detectors.shared import JudgeReports, launched, launcher_argv
 from authoring.sandbox.containers import exec_argv
 from authoring.sandbox.evidence import FrozenRun, run_in
 from authoring.sandbox.observations import Change, ExecResult, Process
@@ -30,7 +30,7 @@ from authoring.sandbox.observations import Change, ExecResult, Process
 T = TypeVar("T")
 
 
-class DetectorContext:
+class DetectorContext(JudgeReports):
     """One detector's view of a run. Judge and probe containers are made on first use, one each per detector, so
     what a detector does in them is never seen by the next one."""
 
@@ -104,8 +104,8 @@ class DetectorContext:
         """Run a Python program's source (with `sys.argv[1:]` = `args`) by the trusted `python3 -I -S` in this
         detector's judge container, such that nothing it starts can forge its output: every process earlier commands
         left there is killed first, the program's process is non-dumpable (no other process may open its output or
-        touch its memory) and its children inherit /dev/null as stdin, stdout and stderr. Read the report it
-        prints with `program_report`."""
+        touch its memory) and its children inherit /dev/null as stdin, stdout and stderr. A program on the judge kit
+        reports with `report(obj)`: run it with `judge_report`, which returns the report."""
         argv = launcher_argv(program, args, timeout, contained=True)
         return launched(exec_argv(self._judge_container(network), argv, timeout, workdir or self.workdir,
                                   stdout_only=True))

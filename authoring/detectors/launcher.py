@@ -1,5 +1,5 @@
 """The process a detector's judge program runs in (`ctx.judge_program`), started by the trusted interpreter as
-`/usr/bin/python3 -I -S -c <this file> SECONDS CONTAINED START PROGRAM [ARG ...]`, as the exec's only process.
+`/usr/bin/python3 -I -S -c <this file> SECONDS CONTAINED START KIT PROGRAM [ARG ...]`, as the exec's only process.
 
 Delivered code the program runs is root beside it, so this process makes sure nothing the program starts can write
 into the program's output or read its memory:
@@ -7,16 +7,23 @@ into the program's output or read its memory:
   whatever earlier commands left running;
 - it makes itself non-dumpable: without CAP_SYS_PTRACE (judge containers lack it) no other process, root or not,
   may open its `/proc/PID/fd`, read or write its memory, or trace it;
-- it then writes `START` on its standard output, and the program prints (stdout and stderr) to a private copy of
-  it: what a process left by earlier commands wrote into this process's output before it was killed comes before
-  `START`, and the reader keeps only what follows the last `START` on standard output (never standard error);
+- it then writes `START` and a fresh token on its standard output, and the program prints (stdout and stderr) to
+  a private copy of it: what a process left by earlier commands wrote into this process's output before it was
+  killed comes before `START`, and the reader keeps only what follows the last `START` on standard output (never
+  standard error);
 - descriptors 0, 1 and 2, which every child inherits, become /dev/null;
-- after SECONDS it kills what the program started (CONTAINED=1: every other process) and exits 124.
+- after SECONDS it kills what the program started (CONTAINED=1: every other process) and exits 124;
+- the judge kit (KIT: JSON of module name → source) is importable as `judgekit` from memory, ahead of every other
+  finder, so nothing in the box can stand in for it; its `report(obj)` frames the report with the token, which
+  nothing the program prints (delivered output included) can hold.
 Delivered code can still kill this process; the detector then finds no report and the run stays UNRESOLVED.
 """
 
 import ctypes
+import importlib.util
+import json
 import os
+import secrets
 import signal
 import sys
 import threading
@@ -64,8 +71,32 @@ def kill_children() -> None:
             pass
 
 
+class KitFinder:
+    """Imports `judgekit` and its modules from the sources handed to the launcher."""
+
+    def __init__(self, sources: dict[str, str]):
+        self.sources = sources
+
+    def find_spec(self, name, path=None, target=None):
+        if name not in self.sources:
+            return None
+        return importlib.util.spec_from_loader(name, self, is_package=self.is_package(name))
+
+    def is_package(self, name: str) -> bool:
+        return "." not in name
+
+    def get_source(self, name: str) -> str:
+        return self.sources[name]
+
+    def create_module(self, spec):
+        return None
+
+    def exec_module(self, module) -> None:
+        exec(compile(self.sources[module.__name__], f"<{module.__name__}>", "exec"), module.__dict__)
+
+
 def main() -> None:
-    seconds, contained, start, program, *args = sys.argv[1:]
+    seconds, contained, start, kit, program, *args = sys.argv[1:]
     try:
         if contained == "1":
             kill_others()
@@ -76,7 +107,8 @@ def main() -> None:
         os._exit(2)
     out = os.fdopen(os.dup(1), "w", encoding="utf-8", errors="replace", buffering=1)
     err = os.fdopen(os.dup(1), "w", encoding="utf-8", errors="replace", buffering=1)
-    out.write(f"\n{start}\n")
+    token = secrets.token_hex(16)
+    out.write(f"\n{start}\n{token}\n")
     out.flush()
     null = os.open(os.devnull, os.O_RDWR)
     for fd in (0, 1, 2):
@@ -91,6 +123,8 @@ def main() -> None:
         os._exit(TIMED_OUT)
 
     threading.Thread(target=expire, daemon=True).start()
+    sys.meta_path.insert(0, KitFinder(json.loads(kit)))
+    importlib.import_module("judgekit.reporting").bind(out, token)
     sys.argv = ["-c", *args]
     exec(compile(program, "<judge program>", "exec"), {"__name__": "__main__", "__builtins__": __builtins__})
 

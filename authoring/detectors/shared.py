@@ -5,12 +5,19 @@ load of every detector sees."""
 
 from __future__ import annotations
 
+import functools
 import json
 import threading
 from dataclasses import replace
 from pathlib import Path
 
+from authoring.judgekit.reporting import REPORT_MARK
+
 LAUNCHER = Path(__file__).with_name("launcher.py").read_text(encoding="utf-8")
+KIT_FOLDER = Path(__file__).resolve().parents[1] / "judgekit"
+"""The judge kit, shipped whole into every judge program (here and in an exported verifier, at the same place)."""
+ARGUMENT_LIMIT = 128 * 1024
+"""Linux's limit on one argument (MAX_ARG_STRLEN)."""
 LAUNCHER_START = "@@v3ast-judge-program-start@@"
 """What the launcher writes once it alone holds its output (its START)."""
 _locks: dict[str, threading.Lock] = {}
@@ -46,15 +53,46 @@ def program_report(result, marker: str) -> dict | list:
     return report
 
 
+def kit_report(result) -> dict | list:
+    """The report a judge program made with the kit's `report(obj)`, from a `judge_program` result: raises (the run
+    stays UNRESOLVED) unless the program exited 0 in time and reported exactly once."""
+    if not result.sole_writer or not result.report_token:
+        raise RuntimeError("judge program: its launcher did not start, so its output is not its own: "
+                           f"{result.output.strip()[-600:]}")
+    return program_report(result, f"{REPORT_MARK}{result.report_token} ")
+
+
+class JudgeReports:
+    """`ctx.judge_report`, the same for every context that has `judge_program`."""
+
+    def judge_report(self, program: str, *args: str, timeout: float = 60, network: bool = False,
+                     workdir: str | None = None) -> dict | list:
+        """Run a judge program (see `judge_program`) that imports the kit (`from judgekit import report`) and
+        reports once with `report(obj)`; its report, or an error when it made none (fail closed)."""
+        return kit_report(self.judge_program(program, *args, timeout=timeout, network=network, workdir=workdir))
+
+
+@functools.cache
+def kit_argument() -> str:
+    """The judge kit's modules as the launcher's KIT argument (JSON: module name → source)."""
+    sources = {("judgekit" if path.stem == "__init__" else f"judgekit.{path.stem}"): path.read_text(encoding="utf-8")
+               for path in sorted(KIT_FOLDER.glob("*.py"))}
+    text = json.dumps(sources)
+    if len(text.encode()) >= ARGUMENT_LIMIT:
+        raise RuntimeError(f"the judge kit is {len(text.encode())} bytes, over one argument's {ARGUMENT_LIMIT}")
+    return text
+
+
 def launcher_argv(program: str, args: tuple[str, ...], timeout: float, *, contained: bool) -> list[str]:
     """The exec that runs a judge program's source with `args` in the launcher (see launcher.py); `contained` when
     the container is the program's own, so everything else in it may be killed first and on timeout."""
     return ["/usr/bin/python3", "-I", "-S", "-c", LAUNCHER, f"{timeout:g}", "1" if contained else "0",
-            LAUNCHER_START, program, *args]
+            LAUNCHER_START, kit_argument(), program, *args]
 
 
 def launched(result):
     """A launcher's result (its standard output only) with what came before its last start line dropped: all a
     process left by earlier commands could write there. Without the line the launcher failed: kept as it is."""
     _, found, after = result.output.rpartition(f"\n{LAUNCHER_START}\n")
-    return replace(result, output=after, sole_writer=True) if found else result
+    token, _, after = after.partition("\n")
+    return replace(result, output=after, sole_writer=True, report_token=token.strip()) if found else result

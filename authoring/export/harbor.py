@@ -43,7 +43,7 @@ from authoring.pairs.format import Side, SideKind, TaskPair
 from authoring.pairs.reference_steps import split_turns
 from authoring.pairs.repo_history import build_repository, read_history
 from authoring.pairs.runner import service_specs
-from authoring.sandbox import observations
+from authoring.sandbox import evidence, observations
 from authoring.sandbox.agent_environment import native_command_env
 from authoring.sandbox.base_image import PACKAGES
 from authoring.sandbox.services import SEEDED_FILE, servicekit
@@ -70,8 +70,7 @@ LIVE_EVIDENCE = re.compile(r"\bctx\.(probe|processes)\(")
 PROBE = "live-probe"
 PROBE_RECORD = f"{EVIDENCE_DIR}/probe/probes.json"
 GATE = "/usr/lib/v3ast-gate.py"
-PROBE_CAPABILITIES = ["SYS_PTRACE", "SYS_ADMIN", "KILL", "DAC_OVERRIDE", "DAC_READ_SEARCH", "FOWNER", "CHOWN",
-                      "SETUID", "SETGID"]
+PROBE_CAPABILITIES = [*evidence.PROBE_CAPABILITIES, "SYS_ADMIN"]
 """The toolkit's probe set plus SYS_ADMIN (nsenter into main's network namespace); the agent has neither SYS_PTRACE
 nor SYS_ADMIN, so it cannot trace or read into the probe's processes."""
 LAN = "lan"

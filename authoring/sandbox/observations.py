@@ -23,6 +23,8 @@ class ExecResult:
     seconds: float
     sole_writer: bool = False
     """The output is the program's alone (`ctx.judge_program`): no other process could write into it."""
+    report_token: str = ""
+    """The launcher's token for this run, which frames a kit program's `report(obj)` (`kit_report`)."""
 
 
 @dataclass(frozen=True)

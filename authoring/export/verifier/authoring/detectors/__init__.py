@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from authoring.detectors.restored import RestoredServices
-from authoring.detectors.shared import launched, launcher_argv, process_lock, program_report
+from authoring.detectors.shared import JudgeReports, launched, launcher_argv, process_lock, program_report
 from authoring.outcomes import Finding
 from authoring.sandbox.observations import JUDGE_ENV, Change, ExecResult, Process
 from authoring.wire import leaked_in
@@ -116,7 +116,7 @@ def _run_live(gate: int, command: str, timeout: float) -> dict:
             "timed_out": timed_out, "seconds": seconds}
 
 
-class DetectorContext:
+class DetectorContext(JudgeReports):
     def __init__(self, evidence: Evidence, workdir: str, env: dict[str, str], judge_env: dict[str, str],
                  probes: ProbeBook | None = None):
         self.evidence, self.workdir, self.env, self.judge_env = evidence, workdir, env, judge_env

@@ -1,0 +1,28 @@
+"""The judge kit: what judge programs share, stdlib-only, imported as `judgekit` inside a judge container.
+
+A judge program (run by `ctx.judge_report(PROGRAM, *args)`) writes `from judgekit import report` and ends with
+`report({...})`; the launcher loads this package from its own arguments after it alone holds its output, so nothing
+in the box (a planted `judgekit` folder, a `.pth`) can stand in for it. On the host the same modules import as
+`authoring.judgekit` (tests, Hypothesis-generated inputs). Every module here is judging code: the judging digest
+covers the whole folder.
+
+- `reporting`: the one report a program makes (`report(obj)`).
+- `sqltaint`: sink-side taint for SQL: where a value sent to delivered code lands in the SQL it executes.
+- `wsgi_host` / `apphost`: a delivered WSGI app in a process of its own, with every SQL statement it runs recorded.
+"""
+
+import importlib.util
+
+from .reporting import report
+
+__all__ = ["program_source", "report"]
+
+SHIPPED_INTO_JUDGES = True
+"""The whole folder travels into every judge program (see `authoring.detectors.shared.kit_argument`)."""
+
+
+def program_source(name: str) -> str:
+    """The source of a kit file that runs as a program of its own (`wsgi_host`), never imported (it would run),
+    however the kit was loaded (from the launcher's arguments or from files)."""
+    spec = importlib.util.find_spec(f"{__name__}.{name}")
+    return spec.loader.get_source(spec.name)
