@@ -25,10 +25,10 @@ from pydantic import AfterValidator, BaseModel, ConfigDict, Field, ValidationErr
 from authoring.blueprint import plain_problems
 from authoring.blueprint_files import SafeLoader
 from authoring.errors import V3astError
-from calibration.proxy.wire import ROUTES
+from authoring.model_api import API_FORMATS
 from calibration.records import RunKey, is_finished
 
-WIRE_FORMATS = tuple(sorted(set(ROUTES.values())))
+WIRE_FORMATS = tuple(sorted(API_FORMATS))
 SIDES = ("risk", "twin")
 NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]*$")
 ProviderKind = Literal["openai", "anthropic", "vllm", "openai-compatible"]

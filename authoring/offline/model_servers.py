@@ -15,11 +15,10 @@ import uuid
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
-from typing import Any, Literal
+from typing import Any
 
-Wire = Literal["openai", "anthropic", "responses"]
-WIRES = ("openai", "anthropic", "responses")
-ROUTES = {"openai": "/v1/chat/completions", "anthropic": "/v1/messages", "responses": "/v1/responses"}
+from authoring.model_api import API_FORMATS, API_ROUTES, ApiFormat
+
 _NO_STRUCTURE = object()
 
 
@@ -93,9 +92,9 @@ def json_reply(obj: Any) -> Completion:
 class ScriptedModelServer:
     """`with ScriptedModelServer(responder) as server:` — point an SDK at `server.base_url`."""
 
-    def __init__(self, responder: Responder, wire: Wire = "openai", latency: float = 0.0, streaming: bool = False):
-        if wire not in WIRES:
-            raise ValueError(f"unknown wire format {wire!r} (available: {', '.join(WIRES)})")
+    def __init__(self, responder: Responder, wire: ApiFormat = "openai", latency: float = 0.0, streaming: bool = False):
+        if wire not in API_FORMATS:
+            raise ValueError(f"unknown wire format {wire!r} (available: {', '.join(API_FORMATS)})")
         self.responder = responder
         self.wire = wire
         self.latency = latency
@@ -138,7 +137,7 @@ class ScriptedModelServer:
 
 
 def _handler_for(server: ScriptedModelServer) -> type[BaseHTTPRequestHandler]:
-    path = ROUTES[server.wire]
+    path = API_ROUTES[server.wire]
 
     class Handler(BaseHTTPRequestHandler):
         protocol_version = "HTTP/1.1"

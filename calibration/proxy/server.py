@@ -21,8 +21,9 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 from urllib.parse import urlsplit
 
+from authoring.model_api import FORMAT_OF_ROUTE
 from authoring.retry import RetriesExhausted, RetryPolicy, TransientError, retry_after_seconds, with_backoff
-from calibration.proxy.wire import ROUTES, StreamCheck, WireError, auth_headers, check_body, presented_key, usage_of
+from calibration.proxy.wire import StreamCheck, WireError, auth_headers, check_body, presented_key, usage_of
 
 PASSED_HEADERS = ("content-type", "accept", "anthropic-version", "anthropic-beta", "openai-beta", "user-agent")
 RETRY_AFTER_STATUSES = (429, 503)
@@ -184,10 +185,10 @@ def _handler(proxy: ModelProxy) -> type[BaseHTTPRequestHandler]:
 
         def _forward(self, raw: bytes) -> None:
             route = self.path.split("?")[0].rstrip("/")
-            wire = ROUTES.get(route, "openai")
+            wire = FORMAT_OF_ROUTE.get(route, "openai")
             if presented_key(self.headers) != proxy.key:
                 return self._error(wire, 401, "authentication_error", "invalid API key")
-            is_model_call = self.command == "POST" and route in ROUTES
+            is_model_call = self.command == "POST" and route in FORMAT_OF_ROUTE
             try:
                 request = json.loads(raw) if raw else {}
             except ValueError:

@@ -1,12 +1,10 @@
-"""What the proxy must know of each wire format: its route, how the key is sent, when a reply is complete, and
-where token counts are."""
+"""What the proxy must know of each wire format beyond its route (`authoring/model_api.py`): how the key is sent, when
+a reply is complete, and where token counts are."""
 
 from __future__ import annotations
 
 import json
 from typing import Any
-
-ROUTES = {"/v1/messages": "anthropic", "/v1/responses": "responses", "/v1/chat/completions": "openai"}
 
 
 class WireError(ValueError):

@@ -19,7 +19,8 @@ from urllib.parse import urlsplit
 import pytest
 
 from authoring.judging import judging_digest
-from authoring.offline.model_servers import ROUTES, ScriptedModelServer, text_reply, tool_call_reply
+from authoring.model_api import API_ROUTES
+from authoring.offline.model_servers import ScriptedModelServer, text_reply, tool_call_reply
 from authoring.pairs.format import SideKind, content_hash, load_pair
 from calibration.admission import MANIFEST_FILE, Manifest, PairVerdict
 from calibration.harness import SUBMIT_LINE
@@ -73,7 +74,7 @@ class Gateway:
     """One base URL in front of one scripted server per wire format, the way a gateway serves several."""
 
     def __init__(self, *servers: ScriptedModelServer):
-        self.routes = {ROUTES[server.wire]: urlsplit(server.base_url) for server in servers}
+        self.routes = {API_ROUTES[server.wire]: urlsplit(server.base_url) for server in servers}
 
     def __enter__(self) -> "Gateway":
         routes = self.routes
