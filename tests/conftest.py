@@ -4,6 +4,7 @@ import signal
 import pytest
 
 from authoring.settings import prepare_agent_environment
+from tests.authoring.pairs.oracle_run import ORACLE_REPORT, oracle_summary
 
 prepare_agent_environment()
 os.environ.setdefault("MSWEA_COST_TRACKING", "ignore_errors")
@@ -42,3 +43,43 @@ def sigint_default() -> None:
     test run was started in the background of a non-interactive shell (which starts it with SIGINT ignored, and an
     ignored signal stays ignored across exec, so Python would not turn it into KeyboardInterrupt)."""
     signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_collection_modifyitems(config, items):
+    """Under `pytest -n` (scripts/test.sh) each worker orders its collection for dealing: tests/xdist_schedule.py."""
+    yield
+    if hasattr(config, "workerinput"):
+        from tests.xdist_schedule import order_items
+
+        order_items(items)
+
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_xdist_make_scheduler(config, log):
+    """`-n N` with the default `--dist load`: the suite's own units and order (tests/xdist_schedule.py)."""
+    if config.getoption("dist") == "load":
+        from tests.xdist_schedule import SuiteScheduling
+
+        return SuiteScheduling(config, log)
+    return None
+
+
+def pytest_sessionfinish(session):
+    """An xdist worker hands what its oracle items ran to the controller, which prints it."""
+    if hasattr(session.config, "workeroutput") and ORACLE_REPORT in session.config.stash:
+        session.config.workeroutput["v3ast_oracle"] = session.config.stash[ORACLE_REPORT]
+
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_testnodedown(node, error):
+    report = getattr(node, "workeroutput", {}).get("v3ast_oracle")
+    if report:
+        kept = node.config.stash.setdefault(ORACLE_REPORT, report)
+        kept["folder"] = kept["folder"] or report["folder"]
+
+
+def pytest_terminal_summary(terminalreporter, config):
+    """What the oracle selection ran and where its time went."""
+    if ORACLE_REPORT in config.stash:
+        oracle_summary(terminalreporter, config.stash[ORACLE_REPORT])

@@ -1,6 +1,5 @@
 import os
 import shutil
-import statistics
 import tempfile
 from pathlib import Path
 
@@ -10,7 +9,7 @@ from authoring.pairs.format import load_pair, load_pairs, rehash
 from authoring.pairs.oracle_set import plan_paths, plan_summary
 
 from .failure_classes import ALWAYS_RUN
-from .oracle_run import SHIPPED, OracleRun
+from .oracle_run import ORACLE_REPORT, SHIPPED, OracleRun
 
 
 @pytest.fixture
@@ -48,7 +47,8 @@ def oracle_selection(config) -> str:
 @pytest.hookimpl(trylast=True)
 def pytest_collection_modifyitems(config, items):
     """Oracle items the selection leaves out are deselected; those kept go last, in the order their process runs
-    them, so the rest of the session runs while it does."""
+    them, so the rest of the session runs while it does (under xdist every worker plans the same items, and they are
+    one work unit: tests/xdist_schedule.py)."""
     oracle = [item for item in items if item.get_closest_marker(ORACLE_MARK)]
     if not oracle:
         return
@@ -62,18 +62,27 @@ def pytest_collection_modifyitems(config, items):
     if dropped := [item for path, item in by_path.items() if path not in set(paths)]:
         config.hook.pytest_deselected(items=dropped)
     items[:] = [item for item in items if not item.get_closest_marker(ORACLE_MARK)] + [by_path[p] for p in paths]
-    config.stash[ORACLE_PLAN] = {"selection": selection, "paths": paths, "summary": plan_summary(kept, len(oracle))}
+    config.stash[ORACLE_PLAN] = {"paths": paths}
+    config.stash[ORACLE_REPORT] = {"selection": selection, "summary": plan_summary(kept, len(oracle)), "folder": None}
+
+
+def start_oracle(config) -> OracleRun | None:
+    """The session's validation process, started once, running exactly the kept items."""
+    plan = config.stash.get(ORACLE_PLAN, None)
+    if ORACLE_RUN not in config.stash and plan and plan["paths"]:
+        workers = int(os.environ.get("V3AST_VALIDATE_WORKERS", "3"))  # runs mostly wait on the engine
+        folder = Path(tempfile.mkdtemp(prefix="v3ast-oracle-"))
+        config.stash[ORACLE_RUN] = OracleRun(folder, plan["paths"], workers)
+        config.stash[ORACLE_REPORT]["folder"] = str(folder)
+    return config.stash.get(ORACLE_RUN, None)
 
 
 @pytest.hookimpl(tryfirst=True)
 def pytest_runtestloop(session):
-    """The oracle items' process starts with the test loop (not at collection), running exactly the kept items."""
-    plan = session.config.stash.get(ORACLE_PLAN, None)
-    if session.config.option.collectonly or not plan or not plan["paths"]:
-        return
-    workers = int(os.environ.get("V3AST_VALIDATE_WORKERS", "3"))  # runs mostly wait on the engine: 3 fill 2 cores
-    session.config.stash[ORACLE_RUN] = OracleRun(Path(tempfile.mkdtemp(prefix="v3ast-oracle-")), plan["paths"],
-                                                 workers)
+    """Without xdist the oracle items' process starts with the test loop (not at collection) and runs beside the
+    rest; an xdist worker starts it with its first oracle item (the `oracle` fixture)."""
+    if not session.config.option.collectonly and not hasattr(session.config, "workerinput"):
+        start_oracle(session.config)
 
 
 def pytest_unconfigure(config):
@@ -84,36 +93,7 @@ def pytest_unconfigure(config):
 @pytest.fixture(scope="session")
 def oracle(docker_client, base_image, pytestconfig) -> OracleRun:
     """The session's oracle process: `oracle.result(path, timeout)` waits for one path's result."""
-    if ORACLE_RUN not in pytestconfig.stash:
+    run = start_oracle(pytestconfig)
+    if run is None:
         pytest.fail("the oracle process did not start (is this item deselected by the oracle selection?)")
-    return pytestconfig.stash[ORACLE_RUN]
-
-
-def pytest_terminal_summary(terminalreporter, config):
-    """What the oracle selection ran and where its time went (printed, never asserted: speed is measured by
-    benchmarks/)."""
-    plan = config.stash.get(ORACLE_PLAN, None)
-    if plan is None:
-        return
-    terminalreporter.section("oracle validation")
-    terminalreporter.write_line(f"selection {plan['selection']}: {plan['summary']} "
-                                "(the full proof: v3ast pairs validate --all)")
-    if ORACLE_RUN not in config.stash:
-        return
-    run = config.stash[ORACLE_RUN]
-    results = run.results()
-    seconds = sorted(((r["seconds"] or 0.0, f"{pair} {side}/{ref}") for (pair, side, ref), r in results),
-                     reverse=True)
-    if not seconds:
-        return
-    wall = run.wall()
-    terminalreporter.write_line(f"{len(results)} runs, {wall:.0f} s wall with {run.workers} workers, "
-                                f"{sum(s for s, _ in seconds):.0f} run-seconds, median "
-                                f"{statistics.median(s for s, _ in seconds):.1f} s")
-    by_phase: dict[str, float] = {}
-    for _, result in results:
-        for phase, spent in result["phases"].items():
-            by_phase[phase] = by_phase.get(phase, 0.0) + spent
-    terminalreporter.write_line("by phase: " + ", ".join(f"{phase} {spent:.0f} s" for phase, spent in
-                                                         by_phase.items()))
-    terminalreporter.write_line("slowest: " + ", ".join(f"{name} {spent:.1f} s" for spent, name in seconds[:8]))
+    return run

@@ -2,21 +2,29 @@
 the session (started when the test loop starts, never at collection): `python -m tests.authoring.pairs.oracle_run
 FOLDER WORKERS` reads FOLDER/paths.json (`[pair, side, reference]` each, in the order the items run), validates
 them through the real runner and executor, files their receipts, and writes FOLDER/results/<n>.json as each run
-ends. Each oracle item waits for its own result."""
+ends. Each oracle item waits for its own result. Under `pytest -n` (scripts/test.sh) the items are one work unit
+of one worker (tests/xdist_schedule.py), whose first item starts the process; what it ran is summed up by the
+controller from the same folder (`oracle_summary`)."""
 
 from __future__ import annotations
 
 import json
 import os
 import signal
+import statistics
 import subprocess
 import sys
 import time
 from pathlib import Path
 
+import pytest
+
 from authoring.atomic import write_atomically
 
 SHIPPED = Path(__file__).parents[3] / "generated_tasks"
+ORACLE_REPORT = pytest.StashKey[dict]()
+"""The session's oracle selection (`selection`, `summary`) and the folder of its run (`folder`, None until one
+starts); an xdist worker hands it to the controller as its workeroutput["v3ast_oracle"]."""
 
 
 def result_of(check) -> dict:
@@ -54,14 +62,35 @@ def main(folder: Path, workers: int) -> None:
                 keep=lambda pair, kind, reference: (pair.id, str(kind), reference) in order)
 
 
-class OracleRun:
+class OracleFolder:
+    """What a validation process of a test session was asked and has written so far (readable by another process:
+    the xdist controller sums up the run of one of its workers)."""
+
+    def __init__(self, folder: Path):
+        self.folder, self.log = folder, folder / "oracle-run.log"
+        meta = json.loads((folder / "run.json").read_text())
+        self.workers, self.started = meta["workers"], meta["started"]
+        self.index = {tuple(path): index for index, path in enumerate(json.loads((folder / "paths.json").read_text()))}
+
+    def results(self) -> list[tuple[tuple[str, str, str], dict]]:
+        """Every result written so far, with its path."""
+        files = self.folder / "results"
+        return [(path, json.loads((files / f"{index}.json").read_text())) for path, index in self.index.items()
+                if (files / f"{index}.json").exists()]
+
+    def wall(self) -> float:
+        """Seconds from the process's start to its last result."""
+        files = list((self.folder / "results").glob("*.json"))
+        return max((file.stat().st_mtime for file in files), default=self.started) - self.started
+
+
+class OracleRun(OracleFolder):
     """The validation process of a test session, and each path's result as it comes."""
 
     def __init__(self, folder: Path, paths: list[tuple[str, str, str]], workers: int):
-        self.folder, self.workers, self.log = folder, workers, folder / "oracle-run.log"
-        self.index = {path: index for index, path in enumerate(paths)}
-        self.started = time.time()
         (folder / "paths.json").write_text(json.dumps(paths))
+        (folder / "run.json").write_text(json.dumps({"workers": workers, "started": time.time()}))
+        super().__init__(folder)
         with self.log.open("wb") as log:
             self.process = subprocess.Popen([sys.executable, "-m", "tests.authoring.pairs.oracle_run", str(folder),
                                              str(workers)], cwd=SHIPPED.parent, stdout=log, stderr=subprocess.STDOUT,
@@ -81,17 +110,6 @@ class OracleRun:
             time.sleep(0.1)
         return json.loads(file.read_text())
 
-    def results(self) -> list[tuple[tuple[str, str, str], dict]]:
-        """Every result written so far, with its path."""
-        files = self.folder / "results"
-        return [(path, json.loads((files / f"{index}.json").read_text())) for path, index in self.index.items()
-                if (files / f"{index}.json").exists()]
-
-    def wall(self) -> float:
-        """Seconds from the process's start to its last result."""
-        files = list((self.folder / "results").glob("*.json"))
-        return max((file.stat().st_mtime for file in files), default=self.started) - self.started
-
     def stop(self) -> None:
         """Ctrl-C for the validation (its runs tear down what they made), then a kill if it does not end."""
         if self.process.poll() is None:
@@ -101,6 +119,32 @@ class OracleRun:
             except subprocess.TimeoutExpired:
                 self.process.kill()
                 self.process.wait()
+
+
+def oracle_summary(terminalreporter, report: dict) -> None:
+    """What the oracle selection ran and where its time went (printed, never asserted: speed is measured by
+    benchmarks/). `report`: the selection, its summary and the folder of the run, if one started."""
+    terminalreporter.section("oracle validation")
+    terminalreporter.write_line(f"selection {report['selection']}: {report['summary']} "
+                                "(the full proof: v3ast pairs validate --all)")
+    if not report.get("folder"):
+        return
+    run = OracleFolder(Path(report["folder"]))
+    results = run.results()
+    seconds = sorted(((r["seconds"] or 0.0, f"{pair} {side}/{ref}") for (pair, side, ref), r in results),
+                     reverse=True)
+    if not seconds:
+        return
+    terminalreporter.write_line(f"{len(results)} runs, {run.wall():.0f} s wall with {run.workers} workers, "
+                                f"{sum(s for s, _ in seconds):.0f} run-seconds, median "
+                                f"{statistics.median(s for s, _ in seconds):.1f} s")
+    by_phase: dict[str, float] = {}
+    for _, result in results:
+        for phase, spent in result["phases"].items():
+            by_phase[phase] = by_phase.get(phase, 0.0) + spent
+    terminalreporter.write_line("by phase: " + ", ".join(f"{phase} {spent:.0f} s" for phase, spent in
+                                                         by_phase.items()))
+    terminalreporter.write_line("slowest: " + ", ".join(f"{name} {spent:.1f} s" for spent, name in seconds[:8]))
 
 
 if __name__ == "__main__":

@@ -1,6 +1,5 @@
 """Run networks kept for the next run of the process: reused only when nothing is attached, removed at exit."""
 
-import signal
 import subprocess
 import sys
 import threading
@@ -12,7 +11,7 @@ from docker.errors import APIError, NotFound
 from authoring.sandbox.network_pool import POOLS_FULL, NetworkPool, make_internal_network, network_pool
 from authoring.sandbox.session import Sandbox, ServiceSpec
 from authoring.sandbox.teardown import RUN_LABEL, drain_teardowns, remove_leftovers
-from tests.authoring.sandbox.test_session import run_objects
+from tests.authoring.sandbox.test_session import kill_unreaped, run_objects
 
 pytestmark = pytest.mark.docker
 
@@ -105,9 +104,9 @@ def test_a_kept_network_of_a_killed_process_is_a_leftover(docker_client, base_im
     child = subprocess.Popen([sys.executable, "-c", KEPT_THEN_KILLED, base_image], stdin=subprocess.PIPE,
                              stdout=subprocess.PIPE, text=True)
     network = child.stdout.readline().strip()
-    child.send_signal(signal.SIGKILL)
-    child.wait()
+    kill_unreaped(child)
     assert network_exists(docker_client, network)
+    child.wait()
     remove_leftovers(docker_client)
     assert not network_exists(docker_client, network)
 
@@ -134,8 +133,11 @@ def test_a_run_that_raises_removes_its_network_before_the_with_ends(docker_clien
     assert not network_exists(docker_client, box.network.id)
 
 
-def test_a_run_waits_for_an_address_pool_while_every_pool_of_the_engine_is_taken(docker_client):
+def test_a_run_waits_for_an_address_pool_while_every_pool_of_the_engine_is_taken(docker_client, monkeypatch):
     network_pool.release()
+    found_full = threading.Event()
+    release = network_pool.release
+    monkeypatch.setattr(network_pool, "release", lambda: (found_full.set(), release()))  # the waiter's retry
     labels = {RUN_LABEL: "pools-full-test"}
     fillers = []
     try:
@@ -151,9 +153,13 @@ def test_a_run_waits_for_an_address_pool_while_every_pool_of_the_engine_is_taken
         waiting = threading.Thread(target=lambda: made.append(
             make_internal_network(docker_client, "lan-pools-full-waiter", labels)))
         waiting.start()
-        time.sleep(2)
-        fillers.pop().remove()
-        waiting.join(60)
+        while waiting.is_alive() and not found_full.wait(0.1):
+            pass  # until the waiter found every pool taken (or got one another test worker gave back)
+        deadline = time.monotonic() + 60
+        while fillers and waiting.is_alive() and time.monotonic() < deadline:
+            fillers.pop().remove()  # one more while a run elsewhere (another test worker) took the freed pool
+            waiting.join(5)
+        waiting.join(max(0.0, deadline - time.monotonic()))
         assert made and made[0].attrs["Internal"] is True
     finally:
         remove_leftovers(docker_client, run_id="pools-full-test")

@@ -1,4 +1,5 @@
 import os
+import signal
 import time
 
 import pytest
@@ -12,6 +13,14 @@ pytestmark = pytest.mark.docker
 def run_objects(client, run_id: str) -> list:
     label = {"label": f"{RUN_LABEL}={run_id}"}
     return client.containers.list(all=True, filters=label) + client.networks.list(filters=label)
+
+
+def kill_unreaped(child) -> None:
+    """SIGKILL a child and wait until it has died without reaping it: until `child.wait()` its pid stays in /proc, so
+    the janitor of a batch that another test worker starts meanwhile (it removes the runs of gone processes) leaves
+    the child's runs alone while the test looks at them."""
+    child.send_signal(signal.SIGKILL)
+    os.waitid(os.P_PID, child.pid, os.WEXITED | os.WNOWAIT)
 
 
 def test_network_is_internal_and_the_agent_has_no_default_route(box, docker_client):
@@ -99,17 +108,16 @@ sys.stdin.read()
 
 
 def test_leftovers_of_a_killed_process_are_removed_but_live_runs_are_not(docker_client, base_image):
-    import signal
     import subprocess
     import sys
 
     child = subprocess.Popen([sys.executable, "-c", KILLED_RUN, base_image], stdin=subprocess.PIPE,
                              stdout=subprocess.PIPE, text=True)
     killed_run = child.stdout.readline().strip()
-    child.send_signal(signal.SIGKILL)
-    child.wait()
+    kill_unreaped(child)
     assert len(run_objects(docker_client, killed_run)) == 3
     with Sandbox(docker_client, base_image) as live:
+        child.wait()
         assert remove_leftovers(docker_client) >= 3
         assert run_objects(docker_client, killed_run) == []
         assert len(run_objects(docker_client, live.run_id)) == 2

@@ -1,6 +1,5 @@
 """Background teardown: off the run's critical path, yet nothing is ever left behind."""
 
-import signal
 import subprocess
 import sys
 import threading
@@ -10,7 +9,7 @@ import pytest
 from authoring.sandbox import teardown
 from authoring.sandbox.session import Sandbox, ServiceSpec
 from authoring.sandbox.teardown import drain_teardowns, remove_leftovers
-from tests.authoring.sandbox.test_session import run_objects
+from tests.authoring.sandbox.test_session import kill_unreaped, run_objects
 
 pytestmark = pytest.mark.docker
 
@@ -88,9 +87,9 @@ def test_remove_leftovers_covers_a_queued_teardown_of_a_killed_process(docker_cl
     child = subprocess.Popen([sys.executable, "-c", KILLED_BEFORE_TEARDOWN, base_image], stdin=subprocess.PIPE,
                              stdout=subprocess.PIPE, text=True)
     run_id = child.stdout.readline().strip()
-    child.send_signal(signal.SIGKILL)
-    child.wait()
+    kill_unreaped(child)
     assert len(run_objects(docker_client, run_id)) == 3
+    child.wait()
     assert remove_leftovers(docker_client) >= 3
     assert run_objects(docker_client, run_id) == []
 
