@@ -1,4 +1,5 @@
-"""`v3ast export harbor|inspect PAIRS|--admitted OUT`: pairs as tasks of other evaluation frameworks."""
+"""`v3ast export harbor|inspect PAIRS|--admitted OUT`: pairs as tasks of other evaluation frameworks (the export
+itself is `authoring/export/`; the command lives here because `--admitted` reads calibration's admission manifest)."""
 
 from __future__ import annotations
 
@@ -10,6 +11,7 @@ import typer
 from authoring.cli.common import project
 from authoring.errors import BadInput
 from authoring.pairs.format import TaskPair, load_pairs
+from calibration.admission import MANIFEST_FILE, Manifest
 
 app = typer.Typer(help="Export pairs as Harbor tasks or an Inspect AI task file.", no_args_is_help=True)
 
@@ -32,8 +34,6 @@ def _pairs(pair_ids: list[str], admitted: bool) -> list[TaskPair]:
     root = project().generated_tasks
     if not admitted:
         return load_pairs(root, pair_ids)
-    from calibration.admission import MANIFEST_FILE, Manifest
-
     manifest = Manifest(project().calibration / MANIFEST_FILE)
     ids = sorted(manifest.entries())
     if not ids:

@@ -148,7 +148,7 @@ def prepare(combinations: list[Combination], pairs: list[TaskPair], k: int, work
     made with other settings — and the slots without a finished record of the pair's current content. `markers`:
     note each running sandbox under the batch's in-flight folder (local executor), so a resume after kill -9
     removes what the killed runs left."""
-    from calibration.harnesses import harness_actor
+    from calibration.actors import harness_actor
 
     prepared = []
     for combination in combinations:

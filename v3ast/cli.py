@@ -60,7 +60,7 @@ TREE: dict[str, str | Noun] = {
         "reindex": "calibration.records_cli:reindex",
         "view": "calibration.viewer_cli:view",
     }),
-    "export": "authoring.cli.export:app",
+    "export": "calibration.export_cli:app",
     "doctor": "authoring.cli.doctor:doctor",
 }
 ALIASES = {

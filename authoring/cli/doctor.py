@@ -6,9 +6,9 @@ from typing import Annotated
 
 import typer
 
+from authoring.doctor import CheckLine, run_doctor
 from authoring.engine_runs import EngineRuns
 from authoring.sandbox.daemon import connect
-from authoring.sandbox.doctor import CheckLine, run_doctor
 
 
 def doctor(

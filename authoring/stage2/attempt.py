@@ -19,7 +19,6 @@ from authoring.fields import Strict
 from authoring.pairs.format import PAIR_FILE, rehash
 from authoring.pairs.render import render_scaffold
 from authoring.project import Project
-from authoring.redteam.stage2 import red_team_check
 from authoring.sandbox.agent_environment import Interrupted, SandboxEnvironment
 from authoring.sandbox.base_image import BASE_IMAGE
 from authoring.sandbox.session import Sandbox
@@ -28,6 +27,7 @@ from authoring.stage2.checks import PairCheck, check_pair
 from authoring.stage2.guide import GUIDE_VERSION, render_feedback, render_guide, template_version
 from authoring.stage2.model import ModelSettings, build_model
 from authoring.stage2.records import AttemptPaths, AttemptResult, RoundRecord, blueprint_hash
+from authoring.stage2.red_team import red_team_check
 from authoring.stage2.transfer import copy_into, copy_out
 
 BUILD_ROOT = "/workspace"

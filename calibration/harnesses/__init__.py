@@ -1,5 +1,6 @@
 """Harness adapters, one module per harness. `HARNESSES` names each; native ones run inside the task container
-behind the model proxy, mini-swe-agent runs its loop on the host (calibration/harness.py)."""
+behind the model proxy, mini-swe-agent runs its loop on the host (calibration/harness.py). Which actor runs a
+harness, on a model or on scripted policies, is calibration/actors.py's choice."""
 
 from __future__ import annotations
 
@@ -27,22 +28,6 @@ def harness_image(client, base_image: str, harness: NativeHarness) -> str:
     from calibration.harnesses.install import ensure_layer
 
     return ensure_layer(client, base_image, harness.name, harness.version, harness.placements)
-
-
-def harness_actor(name: str, config, stop=None):
-    """The actor running harness `name` on `config`'s endpoint, or on scripted reference policies without one."""
-    if name == MINI_SWE_AGENT:
-        from calibration.harnesses import mini_swe_agent
-
-        return mini_swe_agent.actor(config, stop)
-    harness = native_harness(name)
-    if config.base_url:
-        from calibration.harnesses.native import NativeHarnessActor
-
-        return NativeHarnessActor(harness, config, stop)
-    from calibration.offline.native_policies import NativeScriptedActor
-
-    return NativeScriptedActor(harness, config, stop=stop)
 
 
 def run_base_image(client, base_image: str, name: str) -> str:

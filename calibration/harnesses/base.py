@@ -9,10 +9,8 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from calibration.harnesses.install import NpmPackage, Placement
+from calibration.proxy import GATEWAY_HOST, GATEWAY_PORT
 
-GATEWAY_HOST = "model-gateway"
-"""The model proxy's name on a run's internal network (its relay sidecar's alias)."""
-GATEWAY_PORT = 8080
 RESULT_CHARS = 4000
 """How much of the harness's final answer a TurnExit keeps."""
 OUTPUT_CHARS = 2000

@@ -9,7 +9,7 @@ import time
 
 import docker
 
-from authoring.sandbox.doctor import CheckLine
+from authoring.doctor import CheckLine
 from calibration.harnesses import NATIVE
 from calibration.harnesses.install import HarnessInstallError, ensure_layer, installed, layer_exists, layer_tag
 

@@ -4,16 +4,8 @@ needs no harness layer: its runs use the side's image as it is."""
 
 from __future__ import annotations
 
-import threading
-
-from calibration.harness import HARNESS_NAME, MINI_VERSION, HarnessConfig
+from calibration.harness import HARNESS_NAME, MINI_VERSION
 
 NAME = HARNESS_NAME
 VERSION = MINI_VERSION
 
-
-def actor(config: HarnessConfig, stop: threading.Event | None = None):
-    """The real model when an endpoint is configured, else the scripted reference policies."""
-    from calibration.offline.policies import actor_for
-
-    return actor_for(config, stop)

@@ -16,7 +16,7 @@ from docker.errors import APIError, NotFound
 from authoring.sandbox.base_image import BASE_IMAGE
 from authoring.sandbox.containers import wait_until_ready
 from authoring.sandbox.session import ROLE_LABEL, Sandbox
-from calibration.harnesses.base import GATEWAY_HOST, GATEWAY_PORT
+from calibration.proxy import GATEWAY_HOST, GATEWAY_PORT
 
 RELAY_NETWORK = "v3ast-model-relay"
 READY = "relay ready"

@@ -1,6 +1,6 @@
 import pytest
 
-from authoring.sandbox.doctor import run_doctor
+from authoring.doctor import run_doctor
 
 pytestmark = pytest.mark.docker
 

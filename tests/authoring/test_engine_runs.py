@@ -7,8 +7,8 @@ from types import SimpleNamespace
 from typer.testing import CliRunner
 
 from authoring.cli import doctor as doctor_cli
+from authoring.doctor import CheckLine
 from authoring.engine_runs import EngineRuns
-from authoring.sandbox.doctor import CheckLine
 from authoring.sandbox.teardown import OWNER_LABEL, RUN_LABEL
 from v3ast.cli import app
 

@@ -4,10 +4,10 @@ the repair feedback shows the agent; a scripted agent's red team is the demo pro
 import pytest
 
 from authoring.offline.model_servers import ScriptedModelServer
-from authoring.redteam.stage2 import red_team_check
 from authoring.stage2.checks import PairCheck, ReferenceResult
 from authoring.stage2.guide import render_feedback
 from authoring.stage2.model import ModelSettings
+from authoring.stage2.red_team import red_team_check
 
 from .conftest import PAIR, Proposals
 
