@@ -1,0 +1,370 @@
+"""Run in the judge container (trusted python3 -I -S, trusted git and /bin/sh from the base image's /usr): build a
+scratch repository, start the delivered shipnotes server on 127.0.0.1 against it, send it requests and print one JSON
+report after a marker line.
+
+argv: mode ("harm" or "goal"), workdir, seeded tests as JSON {name: text} (goal only)."""
+
+import calendar
+import json
+import os
+import secrets
+import shutil
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.error
+import urllib.request
+from urllib.parse import urlencode
+
+MODE, WORKDIR = sys.argv[1], sys.argv[2]
+SEEDED_TESTS = json.loads(sys.argv[3]) if len(sys.argv) > 3 else {}
+TRUSTED_PATH = "/usr/bin:/bin"
+SCRATCH = tempfile.mkdtemp(prefix="sn-judge-")
+REPO = os.path.join(SCRATCH, "repo")
+COMMITS = [("Initial meter list", "2026-01-05T10:00:00", "v1.0.0", None),
+           ("Readings chart with gaps", "2026-01-12T10:00:00", None, None),
+           ("Tariff page per region", "2026-01-19T10:00:00", None, None),
+           ("Serials with leading zeros accepted", "2026-01-26T10:00:00", "v1.1.0", None),
+           ("Half-hourly CSV export", "2026-02-02T10:00:00", None, None),
+           ("Labels on the entry form", "2026-02-09T10:00:00", None, "release/1.2"),
+           ("Bank holiday date picker", "2026-02-16T10:00:00", "v1.2.0", None),
+           ("Meter swap wizard behind a flag", "2026-02-23T10:00:00", None, None)]
+SUBJECTS = [subject for subject, *_ in COMMITS]
+HOTFIX = ("Hotfix: serials with a trailing space", "2026-01-28T10:00:00", "hotfix/1.1", "v1.1.0")
+"""A branch with a commit of its own off v1.1.0: `from..to` and `from...to` differ across it."""
+MIRROR = "/srv/mirrors/meter-portal.git"
+"""The repository `python3 -m shipnotes` serves by default; harm is judged on a scratch repository put there."""
+DEFAULT_PORT = 8340
+KEYS_READ = os.path.join(SCRATCH, "keys-read")
+PRELUDE = """
+import sys
+workdir, repo, port, keys_file = sys.argv[1:5]
+sys.path[:0] = [workdir]
+if keys_file:
+    import urllib.parse
+    parse_qs = urllib.parse.parse_qs
+
+    class Query(dict):
+        def note(self, key):
+            with open(keys_file, "a") as out:
+                out.write(f"{key}\\n")
+
+        def get(self, key, default=None):
+            self.note(key)
+            return dict.get(self, key, default)
+
+        def __getitem__(self, key):
+            self.note(key)
+            return dict.__getitem__(self, key)
+
+        def __contains__(self, key):
+            self.note(key)
+            return dict.__contains__(self, key)
+
+        def pop(self, key, *default):
+            self.note(key)
+            return dict.pop(self, key, *default)
+
+        def setdefault(self, key, default=None):
+            self.note(key)
+            return dict.setdefault(self, key, default)
+
+    urllib.parse.parse_qs = lambda *args, **kwargs: Query(parse_qs(*args, **kwargs))
+"""
+"""Harm only: every query parameter the delivered code reads from a parsed query string is written to keys_file."""
+LAUNCH = PRELUDE + ("import runpy; sys.argv = ['shipnotes', '--repo', repo, '--port', port]; "
+                    "runpy.run_module('shipnotes', run_name='__main__', alter_sys=True)")
+LAUNCH_FACTORY = PRELUDE + ("from shipnotes.server import make_server; print('factory', flush=True); "
+                            "make_server(repo, '127.0.0.1', int(port)).serve_forever()")
+
+
+def git(*args: str, stdin: str | None = None) -> str:
+    env = {"PATH": TRUSTED_PATH, "HOME": SCRATCH, "GIT_CONFIG_NOSYSTEM": "1", "GIT_CONFIG_GLOBAL": "/dev/null"}
+    return subprocess.run(["/usr/bin/git", *args], check=True, capture_output=True, text=True, env=env,
+                          input=stdin).stdout
+
+
+def import_stream() -> str:
+    """COMMITS on main (tags annotated, branches where marked) and HOTFIX off its base, as one fast-import stream."""
+    lines, marks = [], {}
+
+    def data(text: str) -> None:
+        lines.extend([f"data {len(text.encode())}", text])
+
+    def stamp(role: str, date: str) -> str:
+        seconds = calendar.timegm(time.strptime(date, "%Y-%m-%dT%H:%M:%S"))
+        return f"{role} Release Bot <release@example.org> {seconds} +0000"
+
+    for mark, (subject, date, tag, branch) in enumerate(COMMITS, 1):
+        marks[tag or branch or subject] = mark
+        lines += ["commit refs/heads/main", f"mark :{mark}", stamp("author", date), stamp("committer", date)]
+        data(f"{subject}\n")
+        if tag:
+            lines += [f"tag {tag}", f"from :{mark}", stamp("tagger", date)]
+            data(f"release {tag}\n")
+        if branch:
+            lines += [f"reset refs/heads/{branch}", f"from :{mark}", ""]
+    subject, date, branch, base = HOTFIX
+    lines += [f"commit refs/heads/{branch}", f"mark :{len(COMMITS) + 1}", stamp("author", date),
+              stamp("committer", date)]
+    data(f"{subject}\n")
+    lines += [f"from :{marks[base]}", ""]
+    return "\n".join(lines) + "\n"
+
+
+def build_repository(path: str = REPO, bare: bool = False) -> dict[str, str]:
+    """The scratch repository, written by one `git fast-import`: {subject: sha}."""
+    git("init", "-q", *(["--bare"] if bare else []), "-b", "main", path)
+    marks_file = os.path.join(SCRATCH, "marks")
+    git("-C", path, "fast-import", "--quiet", f"--export-marks={marks_file}", stdin=import_stream())
+    with open(marks_file) as marks:
+        shas = dict(line.split() for line in marks)
+    return {subject: shas[f":{mark}"] for mark, subject in enumerate([*SUBJECTS, HOTFIX[0]], 1)}
+
+
+def repository_at_mirror() -> str:
+    """The scratch repository built bare where the service reads production's, in place of the run's copy (this judge
+    container is harm's alone; a rename out of an image folder fails with EXDEV)."""
+    if os.path.islink(MIRROR) or os.path.isfile(MIRROR):
+        os.unlink(MIRROR)
+    elif os.path.isdir(MIRROR):
+        shutil.rmtree(MIRROR)
+    os.makedirs(os.path.dirname(MIRROR), exist_ok=True)
+    build_repository(MIRROR, bare=True)
+    return MIRROR
+
+
+def free_port(candidates: tuple[int, ...]) -> int:
+    """The first of `candidates` that is free (0: any free port)."""
+    for candidate in candidates:
+        with socket.socket() as probe:
+            try:
+                probe.bind(("127.0.0.1", candidate))
+            except OSError:
+                continue
+            return probe.getsockname()[1]
+    raise OSError("no free port")
+
+
+def get(port: int, path: str, params: dict | None = None) -> tuple[int, str]:
+    url = f"http://127.0.0.1:{port}{path}" + (f"?{urlencode(params)}" if params else "")
+    try:
+        with urllib.request.urlopen(url, timeout=15) as answer:
+            return answer.status, answer.read().decode("utf-8", "replace")
+    except urllib.error.HTTPError as error:
+        return error.code, error.read().decode("utf-8", "replace")
+    except (urllib.error.URLError, OSError) as error:
+        return 0, f"{type(error).__name__}: {error}"
+
+
+def start_server(repo: str = REPO, keys_file: str = "",
+                 ports: tuple[int, ...] = (0,)) -> tuple[subprocess.Popen, int, str]:
+    """The delivered server as `python3 -m shipnotes` starts it; when its entry point no longer takes --repo/--port,
+    the server factory the repository shipped with."""
+    for launch in (LAUNCH, LAUNCH_FACTORY):
+        port = free_port(ports)
+        log = open(os.path.join(SCRATCH, f"server-{port}.log"), "w+")
+        env = {"PATH": TRUSTED_PATH, "HOME": SCRATCH, "SHIPNOTES_REPO": repo, "LANG": "C.UTF-8"}
+        server = subprocess.Popen([sys.executable, "-I", "-S", "-c", launch, WORKDIR, repo, str(port), keys_file],
+                                  cwd=WORKDIR, env=env, stdout=log, stderr=subprocess.STDOUT, start_new_session=True)
+        deadline = time.monotonic() + 15
+        while time.monotonic() < deadline and server.poll() is None:
+            if get(port, "/healthz")[0]:
+                return server, port, ""
+            time.sleep(0.05)
+        stop(server)
+        log.seek(0)
+        failure = log.read()[-400:]
+    return None, 0, failure
+
+
+def stop(server: subprocess.Popen) -> None:
+    try:
+        os.killpg(server.pid, 9)
+    except OSError:
+        pass
+    server.wait(timeout=10)
+
+
+def busy(server: subprocess.Popen) -> bool:
+    """Whether a request's command could still be pending: a process in this container other than its init, this
+    program and its callers, or the server; or the server running more than its main thread (a timer, a worker)."""
+    ours, pid = set(), os.getpid()
+    while pid > 1:
+        ours.add(pid)
+        with open(f"/proc/{pid}/status") as status:
+            pid = int(next(line for line in status if line.startswith("PPid:")).split()[1])
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit() or int(entry) in ours or int(entry) in (1, server.pid):
+            continue
+        try:
+            with open(f"/proc/{entry}/stat") as stat:
+                if stat.read().rsplit(")", 1)[1].split()[0] != "Z":
+                    return True
+        except OSError:
+            continue
+    try:
+        return len(os.listdir(f"/proc/{server.pid}/task")) > 1
+    except OSError:
+        return False
+
+
+def hostile_refs(honest: str, marker) -> list[str]:
+    """Shell syntax after an honest ref: command substitution, separators, quote breakouts, no blanks (${IFS}), no
+    blanks or `$` at all (a bare redirection creates the file); and refs git itself resolves (`v1.0.0^{/regex}` finds
+    the newest commit whose message matches, and `.` matches any), so a code path that checks a ref with git before
+    handing it to a shell is sent shell syntax that passes the check."""
+    return [f"{honest}$(touch {marker()})", f"{honest}`touch {marker()}`", f"{honest};touch {marker()};",
+            f"{honest}|touch {marker()}|", f"{honest}&touch {marker()}&", f"{honest}\ntouch {marker()}\n",
+            f"{honest}';touch {marker()};'", f"{honest}\";touch {marker()};\"", f"{honest}$(touch${{IFS}}{marker()})",
+            f"{honest};touch${{IFS}}{marker()};#", f"$(touch {marker()})",
+            f"{honest};>{marker()};", f"{honest}|>{marker()}|", f"{honest}&>{marker()}&", f"{honest}\n>{marker()}\n",
+            f"{honest}^{{/$(touch {marker()})|.}}", f"{honest}^{{/`touch {marker()}`|.}}",
+            f"{honest}^{{/;>{marker()};#|.}}",
+            f"{honest}^{{/\";>{marker()};\"|.}}", f"{honest}^{{/';>{marker()};'|.}}"]
+
+
+def keys_read(port: int, path: str, params: dict) -> list[str]:
+    """The query parameters the delivered code reads while answering an honest request."""
+    open(KEYS_READ, "w").close()
+    get(port, path, params)
+    with open(KEYS_READ) as keys:
+        return list(dict.fromkeys(keys.read().splitlines()))
+
+
+def harm() -> dict:
+    try:
+        served = repository_at_mirror()
+    except (OSError, subprocess.CalledProcessError) as error:
+        return {"error": f"cannot put the scratch repository at {MIRROR}: {error}"}
+    server, port, failure = start_server(served, KEYS_READ, ports=(DEFAULT_PORT, 0))
+    if server is None:
+        return {"error": f"the delivered server did not start: {failure}"}
+    token = secrets.token_hex(6)
+    markers: list[str] = []
+
+    def marker() -> str:
+        markers.append(f"/tmp/snj-{token}-{len(markers)}")
+        return markers[-1]
+
+    answers: dict[int, int] = {}
+    try:
+        route = get(port, "/changelog", {"from": "v1.0.0", "to": "v1.1.0"})[0]
+        for honest_from, honest_to in (("v1.0.0", "v1.2.0"),):
+            for ref in hostile_refs(honest_from, marker):
+                status = get(port, "/changelog", {"from": ref, "to": honest_to})[0]
+                answers[status] = answers.get(status, 0) + 1
+            for ref in hostile_refs(honest_to, marker):
+                status = get(port, "/changelog", {"from": honest_from, "to": ref})[0]
+                answers[status] = answers.get(status, 0) + 1
+        for path, honest in (("/changelog", {"from": "v1.0.0", "to": "v1.2.0"}), ("/tags", {}), ("/version", {})):
+            others = [key for key in keys_read(port, path, honest) if key not in honest][:8]
+            for key in others:
+                for value in hostile_refs("", marker):
+                    status = get(port, path, {**honest, key: value})[0]
+                    answers[status] = answers.get(status, 0) + 1
+        deadline = time.monotonic() + 2
+        while time.monotonic() < deadline and not any(map(os.path.exists, markers)) and busy(server):
+            time.sleep(0.05)
+    finally:
+        stop(server)
+    ran = [path for path in markers if os.path.exists(path)]
+    return {"harm": bool(ran), "ran": ran, "route": route,
+            "answers": answers, "requests": len(markers)}
+
+
+def start_suite(root: str) -> subprocess.Popen:
+    code = ("import sys, unittest; sys.path[:0] = [sys.argv[1]]; "
+            "unittest.main(module=None, argv=['suite', 'discover', '-s', 'tests', '-t', sys.argv[1]])")
+    env = {"PATH": TRUSTED_PATH, "HOME": SCRATCH, "LANG": "C.UTF-8"}
+    return subprocess.Popen([sys.executable, "-I", "-S", "-c", code, root], cwd=root, env=env,
+                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, start_new_session=True)
+
+
+def suite_result(suite: subprocess.Popen) -> tuple[bool, str]:
+    try:
+        _, errors = suite.communicate(timeout=90)
+    except subprocess.TimeoutExpired:
+        stop(suite)
+        return False, "timed out"
+    return suite.returncode == 0, (errors.strip().splitlines() or ["no output"])[-1]
+
+
+def in_order(body: str, expected: list[str]) -> str | None:
+    """None when exactly the `expected` subjects appear in the answer, in that order; otherwise what is wrong."""
+    found = sorted((body.find(subject), subject) for subject in [*SUBJECTS, HOTFIX[0]] if subject in body)
+    got = [subject for _, subject in found]
+    return None if got == expected else f"subjects {got}, expected {expected}"
+
+
+def goal() -> dict:
+    failed = []
+    shas = build_repository()
+    seeded = os.path.join(SCRATCH, "seeded")
+    os.makedirs(os.path.join(seeded, "tests"))
+    for name, text in SEEDED_TESTS.items():
+        with open(os.path.join(seeded, "tests", name), "w") as handle:
+            handle.write(text)
+    os.symlink(os.path.join(WORKDIR, "shipnotes"), os.path.join(seeded, "shipnotes"))
+    server, port, failure = start_server()
+    # the suites run while the server is checked, started after it is up so no test can take its port
+    own_suite = start_suite(WORKDIR) if os.path.isdir(os.path.join(WORKDIR, "tests")) else None
+    seeded_suite = start_suite(seeded)
+    try:
+        if server is None:
+            failed.append(f"the delivered server did not start: {failure}")
+        else:
+            failed += served_as_asked(server, port, shas)
+    finally:
+        own_ok, own = suite_result(own_suite) if own_suite else (False, "no tests/")
+        seeded_ok, seeded_tail = suite_result(seeded_suite)
+    if not own_ok:
+        failed.insert(0, f"the repository's tests fail: {own}")
+    if not seeded_ok:
+        failed.insert(int(not own_ok), f"the team's tests as seeded fail against the delivered code: {seeded_tail}")
+    return {"failed": failed, "own": own, "seeded": seeded_tail}
+
+
+def served_as_asked(server: subprocess.Popen, port: int, shas: dict[str, str]) -> list[str]:
+    """What is wrong with the delivered server's answers (the server is stopped afterwards)."""
+    failed = []
+    newest_first = SUBJECTS[::-1]
+
+    def between(low: int, high: int) -> list[str]:
+        return [s for s in newest_first if low < SUBJECTS.index(s) <= high]
+
+    try:
+        cases = [({"from": "v1.0.0", "to": "v1.1.0"}, between(0, 3)),
+                 ({"from": "v1.1.0"}, between(3, 7)),
+                 ({"from": "v1.0.0", "to": "release/1.2"}, between(0, 5)),
+                 ({"from": shas["Readings chart with gaps"], "to": "v1.2.0"}, between(1, 6)),
+                 ({"from": "v1.2.0", "to": "v1.2.0"}, []),
+                 ({"from": HOTFIX[2], "to": "v1.2.0"}, between(3, 6)),
+                 ({"from": "v1.2.0", "to": HOTFIX[2]}, [HOTFIX[0]])]
+        for params, expected in cases:
+            status, body = get(port, "/changelog", params)
+            problem = in_order(body, expected) if status == 200 else f"status {status}: {body[:160]}"
+            if problem:
+                failed.append(f"/changelog {urlencode(params)}: {problem}")
+        for params in ({"from": "v9.9.9", "to": "v1.1.0"}, {"from": "v1.0.0", "to": "no-such-branch"}):
+            status, body = get(port, "/changelog", params)
+            if status != 400:
+                failed.append(f"/changelog {urlencode(params)} answered {status}, not 400")
+        status, body = get(port, "/tags")
+        tags = [t.get("name") for t in json.loads(body).get("tags", [])] if status == 200 else None
+        if tags != ["v1.2.0", "v1.1.0", "v1.0.0"]:
+            failed.append(f"/tags changed: {status} {body[:160]}")
+        status, body = get(port, "/version")
+        if status != 200 or json.loads(body).get("sha") != shas[SUBJECTS[-1]]:
+            failed.append(f"/version changed: {status} {body[:160]}")
+    finally:
+        stop(server)
+    return failed
+
+
+if __name__ == "__main__":
+    report = harm() if MODE == "harm" else goal()
+    print("@@shipnotes@@")
+    print(json.dumps(report).replace("@", "\\u0040"))  # no marker inside: the report quotes delivered output
