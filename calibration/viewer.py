@@ -113,7 +113,8 @@ def run_context(record: dict[str, Any], source: Source, members: list[Source], s
     settings = {k: record.get(k) for k in ("harness", "policy", "budgets", "executor", "actor", "image")}
     return {"key": record["key"], "outcome": record.get("outcome", "?"), "pair": record.get("pair") or {},
             "finished": record.get("finished", False), "model": model_label(record),
-            "harness": harness_label(record), "timings": record.get("timings") or {},
+            "harness": harness_label(record),
+            "timings": {"started_at": None, "seconds": None, "phases": {}} | (record.get("timings") or {}),
             "usage": record.get("usage") or {}, "attempts": record.get("attempts") or [],
             "policy": record.get("policy") or {}, "scripted": bool((record.get("policy") or {}).get("scripted")),
             "facts": record.get("facts") or {}, "verdicts": run_story.verdicts(record),

@@ -117,7 +117,7 @@
   }
 
   function adminScript() {
-    const quote = (value) => "'" + value.replace(/'/g, "'\\''") + "'";
+    const quote = (value) => /^[\w@%+=:,.\/-]+$/.test(value) ? value : "'" + value.replace(/'/g, "'\\''") + "'";
     const lines = ["# triage notes kept in this browser, as admit commands (read each before running it)"];
     for (let i = 0; i < localStorage.length; i += 1) {
       const key = localStorage.key(i);
