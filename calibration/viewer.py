@@ -63,17 +63,23 @@ def renderer_digest() -> str:
     return hashlib.sha256(b"".join(p.read_bytes() for p in parts)).hexdigest()
 
 
-def write_viewer(found: Found, folder: Path, *, title: str = "Run records") -> Written:
-    folder = Path(folder)
-    folder.mkdir(parents=True, exist_ok=True)
+def write_index(found: Found, folder: Path, *, title: str = "Run records") -> None:
+    """index.html and index-data.js: every run's outcome-index row, nothing read from the records themselves."""
     html, secrets = environment(), secret_values()
-    verdicts = calibration_verdicts(found.sources)
-    data = scrub(index_data(found.sources, verdicts), secrets)
+    data = scrub(index_data(found.sources, calibration_verdicts(found.sources)), secrets)
     write_atomically(folder / "index-data.js", index_script(data))
     context = {"title": title, "runs": len(found.sources), "batches": len(data["values"]["batch"]),
                "generated": datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC"), "filters": FILTERS,
                "problems": scrub(found.problems, secrets)}
     write_atomically(folder / "index.html", html.get_template("viewer/index.html.j2").render(**context))
+
+
+def write_viewer(found: Found, folder: Path, *, title: str = "Run records") -> Written:
+    """The index, each run's page (those whose record changed since the last write) and each pair's page."""
+    folder = Path(folder)
+    folder.mkdir(parents=True, exist_ok=True)
+    write_index(found, folder, title=title)
+    html, secrets = environment(), secret_values()
     result = Written(folder, runs=len(found.sources), problems=list(found.problems))
     by_pair: dict[tuple[str, str], list[Source]] = defaultdict(list)
     for source in found.sources:
