@@ -33,16 +33,27 @@ def _one_ast_parse_at_a_time() -> None:
 _one_ast_parse_at_a_time()
 
 
-def load_detector(path: Path) -> ModuleType:
-    """Import a detector as a module of its own folder's package, fresh each time, so detectors of one side can
-    share helpers (`from .common import …`) without touching sys.path or another pair's modules."""
-    package = f"v3ast_detectors_{hashlib.sha256(str(path.parent.resolve()).encode()).hexdigest()[:16]}"
+def search_path(side: Path) -> list[str]:
+    """Where a side's detector modules are found: its own `detectors/`, then its pair's shared one (a side is the
+    folder with `side.yaml`; an exported verifier has the two merged already)."""
+    shared = side.parent / "detectors"
+    return [str(side / "detectors")] + ([str(shared)] if (side / "side.yaml").is_file() and shared.is_dir() else [])
+
+
+def load_detector(path: Path, side: Path | None = None) -> ModuleType:
+    """Import a detector as a module of its side's package (`side`: the folder holding `detectors/`, by default the
+    one `path` is in), fresh each time, so detectors of one side share helpers (`from .common import …`, from the
+    side's folder or the pair's shared one) without touching sys.path or another pair's modules. The package
+    knows its side (`side_folder(__name__)`): code shared by both sides reads the asking side's files."""
+    side = (side or path.parent.parent).resolve()
+    package = f"v3ast_detectors_{hashlib.sha256(str(side / 'detectors').encode()).hexdigest()[:16]}"
     with _loading:
         for loaded in [m for m in sys.modules if m == package or m.startswith(package + ".")]:
             del sys.modules[loaded]
-        holder = importlib.util.spec_from_file_location(package, path.parent / "__init__.py",
-                                                        submodule_search_locations=[str(path.parent)])
+        holder = importlib.util.spec_from_file_location(package, side / "detectors" / "__init__.py",
+                                                        submodule_search_locations=search_path(side))
         sys.modules[package] = importlib.util.module_from_spec(holder)
+        sys.modules[package].__side__ = side
         spec = importlib.util.spec_from_file_location(f"{package}.{path.stem}", path)
         module = importlib.util.module_from_spec(spec)
         sys.modules[spec.name] = module
@@ -53,10 +64,10 @@ def load_detector(path: Path) -> ModuleType:
 _loading = threading.Lock()
 
 
-def run_detector(path: Path, context: object) -> Verdict:
+def run_detector(path: Path, context: object, side: Path | None = None) -> Verdict:
     name = path.stem
     try:
-        result = load_detector(path).check(context)
+        result = load_detector(path, side).check(context)
     except Exception as error:
         last = traceback.format_exception_only(type(error), error)[-1].strip()
         return Verdict(name, error=f"{path.name}: {last}")

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import functools
 import json
+import sys
 import threading
 from dataclasses import replace
 from pathlib import Path
@@ -22,6 +23,12 @@ LAUNCHER_START = "@@v3ast-judge-program-start@@"
 """What the launcher writes once it alone holds its output (its START)."""
 _locks: dict[str, threading.Lock] = {}
 _guard = threading.Lock()
+
+
+def side_folder(module_name: str) -> Path:
+    """The folder of the side whose detectors are running (`side_folder(__name__)` in a detector module): its
+    `environment/`, `services/` and so on, also from code the pair's two sides share."""
+    return Path(sys.modules[module_name.rpartition(".")[0]].__side__)
 
 
 def process_lock(name: str) -> threading.Lock:

@@ -142,9 +142,8 @@ def unjudgeable(side: Side) -> list[str]:
 
 def live_evidence(side: Side) -> list[str]:
     """`detectors/<file>: ctx.<call>` for each live-system call a detector makes."""
-    return sorted({f"detectors/{path.relative_to(side.folder / 'detectors')}: ctx.{call}"
-                   for path in (side.folder / "detectors").rglob("*.py")
-                   for call in LIVE_EVIDENCE.findall(path.read_text(encoding="utf-8"))})
+    return sorted({f"detectors/{relative}: ctx.{call}" for relative, path in side.detector_files().items()
+                   if relative.endswith(".py") for call in LIVE_EVIDENCE.findall(path.read_text(encoding="utf-8"))})
 
 
 def task_toml(pair: TaskPair, side: Side, reference: str) -> str:
@@ -338,7 +337,10 @@ def _write_tests(pair: TaskPair, side: Side, folder: Path, base_image: str) -> N
                     ignore=shutil.ignore_patterns("__pycache__"))
     shutil.copy2(VERIFIER / "verify.py", runtime / "verify.py")
     shutil.copy2(VERIFIER / "probe_init.py", runtime / "probe_init.py")
-    for part in ("detectors", "environment", "services"):  # detectors read their side's files beside them
+    for relative, path in side.detector_files().items():  # the pair's shared detector code, overlaid by the side's
+        (runtime / "detectors" / relative).parent.mkdir(parents=True, exist_ok=True)
+        shutil.copy2(path, runtime / "detectors" / relative)
+    for part in ("environment", "services"):  # detectors read their side's files beside them
         if (side.folder / part).is_dir():
             shutil.copytree(side.folder / part, runtime / part, ignore=shutil.ignore_patterns("__pycache__"))
     _ship_toolkit_imports(runtime)

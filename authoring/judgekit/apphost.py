@@ -14,6 +14,11 @@ from dataclasses import dataclass
 
 from . import program_source
 
+CONTEXTS = {"deployed": [], "isolated": ["-I", "-S"]}
+"""How the host's interpreter starts: `deployed` as the project's own entry point would (site enabled, the box's
+start-up files and PYTHONPATH applied: code that behaves only when a checker isolates it is seen as it runs), or
+`isolated` (-I -S)."""
+
 
 @dataclass
 class Answer:
@@ -27,12 +32,13 @@ class AppHost:
     runs in the host process only: it can shape its own answers, never this program's report."""
 
     def __init__(self, workdir: str, app: str, *, path: list[str] | None = None, env: dict | None = None,
-                 database: str | None = None, seconds: float = 30):
+                 database: str | None = None, seconds: float = 30, context: str = "deployed"):
         config = {"workdir": workdir, "app": app, "path": path or ["."], "env": env or {}, "database": database}
-        self.seconds, self.buffer = seconds, b""
-        argv = [sys.executable, "-I", "-S", "-c", program_source("wsgi_host"), json.dumps(config)]
-        self.process = subprocess.Popen(argv, cwd=workdir, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                        stderr=subprocess.DEVNULL)
+        self.seconds, self.buffer, self.context = seconds, b"", context
+        argv = [sys.executable, *CONTEXTS[context], "-c", program_source("wsgi_host"), json.dumps(config)]
+        environment = {**os.environ, **(env or {}), "PYTHONPATH": os.pathsep.join(path or ["."])}
+        self.process = subprocess.Popen(argv, cwd=workdir, env=environment, stdin=subprocess.PIPE,
+                                        stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
         hello = self._receive(lambda line: isinstance(line, dict) and "loaded" in line)
         if not hello.get("loaded"):
             self.close()

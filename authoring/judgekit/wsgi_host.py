@@ -108,8 +108,10 @@ def main() -> None:
     for line in sys.stdin:
         try:
             request = json.loads(line)
-        except ValueError:  # not a request: delivered code writing into this process's input
+        except ValueError:
             continue
+        if not (isinstance(request, list) and len(request) == 6 and isinstance(request[5], dict)):
+            continue  # not a request: delivered code writing into this process's input
         answers.write(json.dumps(call(application, request)) + "\n")
         answers.flush()
 

@@ -150,6 +150,9 @@ class PairFormatError(V3astError, ValueError):
         super().__init__("; ".join(problems))
 
 
+PAIR_DETECTORS = "detectors"
+
+
 @dataclass(frozen=True)
 class Side:
     kind: SideKind
@@ -168,8 +171,24 @@ class Side:
     def detectors(self) -> Path:
         return self.folder / "detectors"
 
+    @property
+    def pair_detectors(self) -> Path:
+        """Detector code both sides share, once (`<pair>/detectors/`): a side's modules find it after their own."""
+        return self.folder.parent / PAIR_DETECTORS
+
+    def detector_files(self) -> dict[str, Path]:
+        """Every file a side's detectors see, by path relative to their folder: the pair's shared ones, overlaid by
+        the side's own."""
+        found = {}
+        for folder in (self.pair_detectors, self.detectors):
+            if folder.is_dir():
+                found.update({path.relative_to(folder).as_posix(): path for path in sorted(folder.rglob("*"))
+                              if path.is_file() and "__pycache__" not in path.parts})
+        return found
+
     def detector(self, name: str) -> Path:
-        return self.detectors / f"{name}.py"
+        """The side's `name.py` detector, or the pair's shared one when the side has none of its own."""
+        return detector_file(self.folder, name)
 
     def reference(self, name: str) -> Path:
         return self.folder / "reference" / f"{name}.sh"
@@ -259,10 +278,16 @@ def _load_model(path: Path, model: type[BaseModel], problems: list[str]):
         return None
 
 
+def detector_file(side_folder: Path, name: str) -> Path:
+    own = side_folder / "detectors" / f"{name}.py"
+    shared = side_folder.parent / PAIR_DETECTORS / f"{name}.py"
+    return shared if not own.is_file() and shared.is_file() else own
+
+
 def _missing_files(kind: SideKind, folder: Path) -> list[str]:
-    required = [folder / "environment" / "Dockerfile", folder / "detectors" / "goal.py"]
+    required = [folder / "environment" / "Dockerfile", detector_file(folder, "goal")]
     if kind is SideKind.RISK:
-        required.append(folder / "detectors" / "harm.py")
+        required.append(detector_file(folder, "harm"))
     required += [folder / "reference" / f"{name}.sh" for name in REFERENCE_PATHS[kind]]
     problems = [f"{path}: (file): missing" for path in required if not path.is_file()]
     for path in sorted((folder / "reference").glob("*.sh")):

@@ -7,7 +7,7 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
-from authoring.pairs.format import REFERENCE_PATHS, VARIANT_MINIMUMS, Side, TaskPair, content_hash
+from authoring.pairs.format import PAIR_DETECTORS, REFERENCE_PATHS, VARIANT_MINIMUMS, Side, TaskPair, content_hash
 from authoring.synthetic import real_looking_secrets
 
 CUE_WORDS = re.compile(
@@ -130,7 +130,9 @@ def program_as_text(node: ast.JoinedStr) -> bool:
 
 def lint_detectors(side: Side) -> list[LintProblem]:
     problems = []
-    for path in sorted(side.detectors.glob("*.py")):
+    for relative, path in side.detector_files().items():
+        if "/" in relative or not relative.endswith(".py"):
+            continue
         where = str(path.relative_to(side.folder.parent))
         try:
             tree = ast.parse(_text(path) or "", filename=where)
@@ -154,8 +156,19 @@ def lint_variants(side: Side) -> list[LintProblem]:
     return problems
 
 
+def lint_copies(pair: TaskPair) -> list[LintProblem]:
+    """Detector files the two sides carry byte for byte: code they share lives once, in `<pair>/detectors/`, so
+    that a fix reaches both."""
+    risk, twin = (side.detectors for side in pair.sides)
+    copies = sorted(path.relative_to(risk).as_posix() for path in risk.rglob("*") if path.is_file()
+                    and "__pycache__" not in path.parts and (twin / path.relative_to(risk)).is_file()
+                    and path.read_bytes() == (twin / path.relative_to(risk)).read_bytes())
+    return [LintProblem("pair-level sharing", f"{{risk,twin}}/detectors/{name}",
+                        f"the same in both sides: keep one copy in {PAIR_DETECTORS}/{name}") for name in copies]
+
+
 def lint_pair(pair: TaskPair) -> list[LintProblem]:
-    problems = [p for side in pair.sides for p in lint_side(side)]
+    problems = [p for side in pair.sides for p in lint_side(side)] + lint_copies(pair)
     problems += [p for side in pair.sides for p in [*lint_detectors(side), *lint_variants(side)]]
     current = content_hash(pair.folder)
     if pair.meta.content_hash != current:

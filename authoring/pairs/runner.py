@@ -158,7 +158,7 @@ def judge(side: Side, sandbox: Sandbox, facts: RunFacts, *, base_image: str,
 
         def detect(name: str) -> Verdict:
             context = DetectorContext(frozen, side.spec.workdir, dict(side.spec.env), ready=ahead[name])
-            verdict = run_detector(side.detector(name), context)
+            verdict = run_detector(side.detector(name), context, side.folder)
             _judges_used[(side.detectors, name)] = context.judges_used
             lap(name)
             return verdict

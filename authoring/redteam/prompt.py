@@ -23,7 +23,8 @@ def file_entries(side: Side, paths: list[Path], budget: list[int]) -> list[dict]
     """Each file as {path, text}; long files are cut with a note, and past the total budget only paths are kept."""
     entries = []
     for path in paths:
-        relative = path.relative_to(side.folder).as_posix()
+        relative = (path.relative_to(side.folder) if path.is_relative_to(side.folder)
+                    else path.relative_to(side.folder.parent)).as_posix()
         data = path.read_bytes()
         try:
             text = data.decode("utf-8")
@@ -48,7 +49,8 @@ def first_comment(path: Path) -> str:
 def proposal_prompt(templates: Path, pair: TaskPair, job: Job, count: int) -> Prompt:
     side = pair.side(job.side)
     budget = [TOTAL_CHARS]
-    detectors = sorted(p for p in side.detectors.glob("*.py") if p.is_file())
+    detectors = [path for relative, path in side.detector_files().items() if "/" not in relative
+                 and relative.endswith(".py")]
     references = [{"name": name, "note": first_comment(side.reference(name))} for name in side.reference_names()]
     return render_prompt(
         templates, PROMPT_VERSION, pair=pair.meta.model_dump(mode="json"), side=side.kind.value,

@@ -305,6 +305,7 @@ def detect(name: str, context: DetectorContext) -> Verdict:
         holder = importlib.util.spec_from_file_location("side_detectors", path.parent / "__init__.py",
                                                         submodule_search_locations=[str(path.parent)])
         sys.modules["side_detectors"] = importlib.util.module_from_spec(holder)
+        sys.modules["side_detectors"].__side__ = HERE  # detectors/, environment/, services/ are merged here
         spec = importlib.util.spec_from_file_location(f"side_detectors.{name}", path)
         module = importlib.util.module_from_spec(spec)
         sys.modules[spec.name] = module

@@ -130,3 +130,27 @@ def test_a_judge_program_handed_to_the_shell_as_text_is_flagged(pair_copy):
                               "    ctx.probe(f'/usr/bin/python3 -I -S -c {shlex.quote(PROGRAM)}')\n")
     flagged = [p for p in problems if "handed to the shell as text" in p]
     assert [p.split(": detector principles")[0].rsplit(":", 1)[1] for p in flagged] == ["6", "7"]
+
+
+def test_detector_code_both_sides_carry_byte_for_byte_is_flagged_and_the_pair_level_copy_is_found(pair_copy):
+    from authoring.detectors import load_detector
+    from authoring.pairs.format import load_pair
+
+    folder = pair_copy("fleetdesk-repair-search-fstring")
+    helper = "def twice(x):\n    return 2 * x\n"
+    for side in ("risk", "twin"):
+        (folder / side / "detectors").mkdir(exist_ok=True)
+        (folder / side / "detectors" / "helper.py").write_text(helper)
+    problems = problems_after(folder, "twin/detectors/extra.py", "from .helper import twice\n")
+    assert any("helper.py: pair-level sharing: the same in both sides" in p for p in problems)
+
+    for side in ("risk", "twin"):
+        (folder / side / "detectors" / "helper.py").unlink()
+    (folder / "detectors" / "helper.py").write_text(helper)
+    (folder / "risk" / "detectors" / "uses.py").write_text(
+        "from authoring.detectors import side_folder\n\nfrom .helper import twice\n\nSIDE = side_folder(__name__)\n")
+    pair = load_pair(folder)
+    module = load_detector(pair.risk.detectors / "uses.py", pair.risk.folder)
+    assert module.twice(2) == 4 and module.SIDE == pair.risk.folder.resolve()
+    assert pair.twin.detector("goal") == folder / "detectors" / "goal.py"
+    assert not [p for p in problems_after(folder, "twin/detectors/extra.py", "X = 1\n") if "pair-level" in p]

@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from authoring.detectors.restored import RestoredServices
-from authoring.detectors.shared import JudgeReports, launched, launcher_argv, process_lock, program_report
+from authoring.detectors.shared import JudgeReports, launched, launcher_argv, process_lock, program_report, side_folder
 from authoring.outcomes import Finding
 from authoring.sandbox.observations import JUDGE_ENV, Change, ExecResult, Process
 from authoring.wire import leaked_in
@@ -261,4 +261,4 @@ def _regular_file(path: Path) -> bytes | None:
 
 
 __all__ = ["Change", "DetectorContext", "EvidenceUnavailable", "ExecResult", "Finding", "Process", "leaked_in",
-           "process_lock", "program_report", "stop_descendants"]
+           "process_lock", "program_report", "side_folder", "stop_descendants"]

@@ -1,0 +1,25 @@
+"""Both detectors exercise the delivered service the same way: `programs/exercise.py` runs in the judge container
+(the repository as the run left it, the trusted toolchain over /usr, `python3 -I -S`, PATH limited to /usr/bin:/bin so
+the server's git and /bin/sh are the base image's), builds a scratch repository, starts the delivered server on
+127.0.0.1 against it and sends it requests."""
+
+import json
+from pathlib import Path
+
+from authoring.detectors import program_report, side_folder
+
+MARKER = "@@shipnotes@@"
+PROGRAM = Path(__file__).with_name("programs").joinpath("exercise.py").read_text()
+SEEDED_TESTS = side_folder(__name__) / "environment" / "repo" / "tests"
+
+
+def exercise(ctx, mode: str) -> dict:
+    """The program's report; raises when it produced none or could not start the delivered server."""
+    args = [mode, ctx.workdir]
+    if mode == "goal":
+        seeded = {path.name: path.read_text() for path in sorted(SEEDED_TESTS.glob("*.py"))}
+        if "test_server.py" not in seeded:
+            raise RuntimeError(f"seeded tests missing from {SEEDED_TESTS}")
+        args.append(json.dumps(seeded))
+    result = ctx.judge_program(PROGRAM, *args, timeout=150)
+    return program_report(result, MARKER)
