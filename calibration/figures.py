@@ -8,6 +8,10 @@ pygal draws SVG but leans on scripts for its tooltips and has no heat map. Figur
 `MPLBACKEND` does not matter. Output is deterministic: no date in the metadata, a fixed `svg.hashsalt` for the
 element ids, and text kept as text (`svg.fonttype: none`), so labels can be searched and the files stay small.
 
+Given `ViewerLinks`, each mark links to the runs behind it in the run viewer (`v3ast records view`): a heat-map
+cell to its model × harness, a bar to its model and category or source, a pair grid's row and column labels to
+that pair and that combination. The links are SVG `<a>` elements; the figures look the same with or without.
+
 Each figure sizes its plot area from its rows and columns and saves with a tight bounding box: the figure grows
 around the title, tick labels, legend and colour bar, so with one row or fifty none is clipped or squeezed.
 """
@@ -27,6 +31,7 @@ from matplotlib.figure import Figure
 from matplotlib.patches import Patch, Rectangle
 
 from calibration.results import SOURCES, PairStatus, Results
+from calibration.viewer_links import ViewerLinks
 
 STYLE = {"svg.hashsalt": "v3ast-report", "svg.fonttype": "none", "font.family": "DejaVu Sans", "font.size": 9,
          "axes.spines.top": False, "axes.spines.right": False, "hatch.color": "#888888"}
@@ -40,10 +45,10 @@ FIGURES = {"asr_grid": "ASR@k per model × harness", "asr_by_category": "ASR per
            "pair_grid": "Which combinations compromised each pair"}
 
 
-def figures(results: Results) -> dict[str, str]:
+def figures(results: Results, links: ViewerLinks | None = None) -> dict[str, str]:
     """Every figure of the report: name → SVG text."""
-    return {"asr_grid": asr_grid(results), "asr_by_category": asr_by_category(results),
-            "asr_by_source": asr_by_source(results), "pair_grid": pair_grid(results)}
+    return {"asr_grid": asr_grid(results, links), "asr_by_category": asr_by_category(results, links),
+            "asr_by_source": asr_by_source(results, links), "pair_grid": pair_grid(results, links)}
 
 
 HEAT_MAP_INCHES = 1.8
@@ -66,7 +71,7 @@ def _figure(width: float, height: float) -> Iterator[tuple[Figure, Axes, dict]]:
         output["svg"] = buffer.getvalue()
 
 
-def asr_grid(results: Results) -> str:
+def asr_grid(results: Results, links: ViewerLinks | None = None) -> str:
     """Table 3 as a heat map: ASR@k per model (rows) × harness (columns); excluded cells hatched, never zero."""
     models, harnesses = results.models, results.harnesses
     width, height = 1.3 * max(1, len(harnesses)), max(HEAT_MAP_INCHES, 0.42 * len(models))
@@ -90,6 +95,8 @@ def asr_grid(results: Results) -> str:
                 value = values[y][x]
                 axes.text(x, y, text, ha="center", va="center", fontsize=7,
                           color="white" if value is not None and value > .6 else "#222222")
+                if links and cell.metrics is not None and not cell.excluded:
+                    axes.add_patch(_link_area(x, y, links.combination(model, harness, side="risk", eligible="yes")))
         axes.set_xticks(range(len(harnesses)), harnesses, rotation=20, ha="right")
         axes.set_yticks(range(len(models)), models)
         axes.tick_params(length=0)
@@ -102,23 +109,27 @@ def asr_grid(results: Results) -> str:
     return out["svg"]
 
 
-def asr_by_category(results: Results) -> str:
+def asr_by_category(results: Results, links: ViewerLinks | None = None) -> str:
     """Figure 3's shape as grouped bars: one group per risk category, one bar per model (pooled over harnesses)."""
     categories = results.categories
     series = {model: [results.by_category[model].get(risk) for risk in categories] for model in results.models}
-    return _grouped_bars(categories, series, FIGURES["asr_by_category"], "risk category")
+    urls = {model: [links.model(model, risk=risk, side="risk", eligible="yes") for risk in categories]
+            for model in results.models} if links else None
+    return _grouped_bars(categories, series, FIGURES["asr_by_category"], "risk category", urls=urls)
 
 
-def asr_by_source(results: Results) -> str:
+def asr_by_source(results: Results, links: ViewerLinks | None = None) -> str:
     """Figure 4's shape: for each model, ASR under direct (S1) and indirect (S2) attacks."""
     series = {source: [results.by_source[model].get(source) for model in results.models] for source in SOURCES}
     labels = {"S1": "S1 direct (prompt)", "S2": "S2 indirect (environment)"}
+    urls = {labels[s]: [links.model(model, source=s, side="risk", eligible="yes") for model in results.models]
+            for s in SOURCES} if links else None
     return _grouped_bars(results.models, {labels[s]: v for s, v in series.items()}, FIGURES["asr_by_source"],
-                         "model", colors=SOURCE_COLORS)
+                         "model", colors=SOURCE_COLORS, urls=urls)
 
 
 def _grouped_bars(groups: list[str], series: dict[str, list], title: str, axis: str,
-                  colors: list[str] | None = None) -> str:
+                  colors: list[str] | None = None, urls: dict[str, list[str]] | None = None) -> str:
     colors = colors or PALETTE
     width = 0.8 / max(1, len(series))
     bars = len(groups) * len(series)
@@ -126,7 +137,9 @@ def _grouped_bars(groups: list[str], series: dict[str, list], title: str, axis: 
         for number, (name, pooled) in enumerate(series.items()):
             offsets = [g - 0.4 + width * (number + .5) for g in range(len(groups))]
             heights = [100 * p.asr if p is not None and p.asr is not None else 0 for p in pooled]
-            axes.bar(offsets, heights, width, label=name, color=colors[number % len(colors)])
+            bars = axes.bar(offsets, heights, width, label=name, color=colors[number % len(colors)])
+            for bar, url in zip(bars, urls[name] if urls else (), strict=False):
+                bar.set_url(url)
             for x, p in zip(offsets, pooled, strict=True):
                 if p is None or p.asr is None:
                     axes.text(x, 1, "n/a", rotation=90, ha="center", va="bottom", fontsize=6, color="#777777")
@@ -145,7 +158,7 @@ def _grouped_bars(groups: list[str], series: dict[str, list], title: str, axis: 
     return out["svg"]
 
 
-def pair_grid(results: Results) -> str:
+def pair_grid(results: Results, links: ViewerLinks | None = None) -> str:
     """Per pair (rows) and combination (columns): compromised, safe, unresolved, not eligible, not run, excluded."""
     order = list(STATUS_COLORS)
     combinations = results.combinations
@@ -166,12 +179,22 @@ def pair_grid(results: Results) -> str:
         axes.set_xticks(range(len(combinations)), [f"{m} × {h}" for m, h in combinations], rotation=90,
                         fontsize=6)
         axes.set_yticks(range(len(pairs)), [f"{line.pair} ({line.cell})" for line in pairs], fontsize=7)
+        if links:
+            for label, line in zip(axes.get_yticklabels(), pairs, strict=True):
+                label.set_url(links.index(pair=line.pair))
+            for label, (model, harness) in zip(axes.get_xticklabels(), combinations, strict=True):
+                label.set_url(links.combination(model, harness))
         axes.legend(handles=[Patch(facecolor=color, edgecolor="#888888", label=status,
                                    hatch="///" if status == PairStatus.EXCLUDED else None)
                              for status, color in STATUS_COLORS.items()],
                     fontsize=7, frameon=False, loc="upper left", bbox_to_anchor=(1.0, 1.0))
         axes.set_title(FIGURES["pair_grid"])
     return out["svg"]
+
+
+def _link_area(x: float, y: float, url: str) -> Rectangle:
+    """An invisible cell of a heat map that links to `url` (painted, so it takes the click)."""
+    return Rectangle((x - .5, y - .5), 1, 1, facecolor="white", alpha=0, linewidth=0, url=url)
 
 
 def _asr_of(results: Results, model: str, harness: str) -> float | None:

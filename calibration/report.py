@@ -1,6 +1,7 @@
 """Reports, Markdown and HTML, read from outcome indexes: one per batch (calibration verdicts and failures, with
 one record head for the harness settings), and the results report across batches — the paper's Table 3, its
-figures (static SVG, `calibration/figures.py`) and which combinations compromised each pair."""
+figures (static SVG, `calibration/figures.py`) and which combinations compromised each pair. Every table cell and
+figure mark links to the runs behind it in the run viewer (`v3ast records view`, by default in runs/viewer)."""
 
 from __future__ import annotations
 
@@ -20,9 +21,11 @@ from calibration.matrix import Matrix
 from calibration.metrics import metrics
 from calibration.outcome_index import OutcomeIndex, OutcomeRow, Reconciled, records_folders
 from calibration.records import read_head, records_folder
-from calibration.results import PairStatus, Results, results
+from calibration.results import PairStatus, Results, labels_of_matrix, labels_of_rows, results
+from calibration.viewer_links import ViewerLinks
 
 TEMPLATES = Path(__file__).parent / "templates"
+VIEWER_FOLDER = "viewer"
 EXPECTED = {"risk": Outcome.COMPROMISED, "twin": Outcome.CAPABLE}
 
 
@@ -39,7 +42,7 @@ def record_link(row: OutcomeRow) -> str:
     return f"records/{row.path}"
 
 
-def report_context(runs_root: Path, batch: str, manifest: Manifest) -> dict[str, Any]:
+def report_context(runs_root: Path, batch: str, manifest: Manifest, viewer: Path | None = None) -> dict[str, Any]:
     settings = read_settings(runs_root, batch)
     if settings is None:
         raise NotFound(f"no batch {batch!r} under {runs_root}")
@@ -64,9 +67,10 @@ def report_context(runs_root: Path, batch: str, manifest: Manifest) -> dict[str,
             passed = sum(1 for r in in_cell if r["verdict"] == "pass")
             counts.append(f"{passed}/{len(in_cell)}" if in_cell else "—")
         cells.append((risk, *counts))
+    view = ViewerLinks.between(Path(runs_root) / batch, viewer or Path(runs_root) / VIEWER_FOLDER)
     failures = [
         {"pair": r.pair, "side": r.side, "index": r.run, "outcome": r.outcome, "link": record_link(r),
-         "evidence": r.evidence_lines()}
+         "page": view.run(r.batch, r.pair, r.side, r.run), "evidence": r.evidence_lines()}
         for r in runs if r.outcome != EXPECTED[r.side]
     ]
     overall = next((m for m in metrics(runs, settings.runs) if m.scope == "all"), None) if runs else None
@@ -75,11 +79,12 @@ def report_context(runs_root: Path, batch: str, manifest: Manifest) -> dict[str,
     return {"batch": batch, "settings": settings, "scripted": settings.scripted, "rows": rows, "cells": cells,
             "failures": failures, "summary": summary, "harness": ((head or {}).get("harness")) or {},
             "model": model_description(head), "generated": datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC"),
-            "links": [record_link(r) for r in runs], "left_out": found.problems}
+            "links": [(record_link(r), view.run(r.batch, r.pair, r.side, r.run)) for r in runs],
+            "left_out": found.problems, "view": view}
 
 
-def write_report(runs_root: Path, batch: str, manifest: Manifest) -> tuple[Path, Path]:
-    context = report_context(runs_root, batch, manifest)
+def write_report(runs_root: Path, batch: str, manifest: Manifest, viewer: Path | None = None) -> tuple[Path, Path]:
+    context = report_context(runs_root, batch, manifest, viewer)
     folder = Path(runs_root) / batch
     paths = folder / "report.md", folder / "report.html"
     markdown, html = _environments()
@@ -114,8 +119,11 @@ def results_context(rows: list[OutcomeRow], *, title: str, matrix: Matrix | None
     for line in found.pairs:
         compromised = [f"{model} × {harness} ({line.compromised_runs[model, harness]}/{_k_of(found, model, harness)})"
                        for model, harness in line.by(PairStatus.COMPROMISED)]
+        unresolved = line.by(PairStatus.UNRESOLVED)
         pairs.append({"pair": line.pair, "cell": line.cell, "compromised": compromised,
-                      "unresolved": [f"{m} × {h}" for m, h in line.by(PairStatus.UNRESOLVED)],
+                      "compromised_by": list(zip(compromised, line.by(PairStatus.COMPROMISED), strict=True)),
+                      "unresolved": [f"{m} × {h}" for m, h in unresolved],
+                      "unresolved_by": [(f"{m} × {h}", (m, h)) for m, h in unresolved],
                       "counts": {status: len(line.by(status)) for status in (
                           PairStatus.COMPROMISED, PairStatus.SAFE, PairStatus.UNRESOLVED, PairStatus.NOT_ELIGIBLE,
                           PairStatus.NOT_RUN, PairStatus.EXCLUDED)}})
@@ -129,8 +137,10 @@ def results_context(rows: list[OutcomeRow], *, title: str, matrix: Matrix | None
 
 
 def write_results(rows: list[OutcomeRow], folder: Path, *, title: str, matrix: Matrix | None = None,
-                  k: int | None = None, left_out: list[str] = ()) -> tuple[Path, Path]:
-    """report.md, report.html and figures/*.svg in `folder`; the same rows always give the same bytes."""
+                  k: int | None = None, left_out: list[str] = (), viewer: Path | None = None) -> tuple[Path, Path]:
+    """report.md, report.html and figures/*.svg in `folder`; the same rows always give the same bytes. The HTML
+    links into the run viewer at `viewer` (default: `viewer/` beside `folder`); its figures are drawn a second
+    time for that, so the SVG files and the Markdown stay free of links that only resolve from the HTML."""
     context = results_context(rows, title=title, matrix=matrix, k=k, left_out=left_out)
     folder = Path(folder)
     (folder / "figures").mkdir(parents=True, exist_ok=True)
@@ -139,9 +149,23 @@ def write_results(rows: list[OutcomeRow], folder: Path, *, title: str, matrix: M
     paths = folder / "report.md", folder / "report.html"
     markdown, html = _environments()
     paths[0].write_text(markdown.get_template("results.md.j2").render(**context), encoding="utf-8")
-    context["inline"] = {name: _inline(svg) for name, svg in context["figures"].items()}
+    links = ViewerLinks.between(folder, viewer or folder.parent / VIEWER_FOLDER, _batches(rows, matrix))
+    context["view"] = links
+    context["inline"] = {name: _inline(svg) for name, svg in figures(context["results"], links).items()}
     paths[1].write_text(html.get_template("results.html.j2").render(**context), encoding="utf-8")
     return paths
+
+
+def _batches(rows: list[OutcomeRow], matrix: Matrix | None) -> dict[tuple[str, str], set[str]]:
+    """(model, harness) as the results name them → the batches of their runs."""
+    labeller = labels_of_matrix(matrix) if matrix else labels_of_rows
+    found: dict[tuple[str, str], set[str]] = {}
+    for row in rows:
+        if label := labeller(row):
+            found.setdefault(label, set()).add(row.batch)
+    for combination in matrix.combinations() if matrix else ():
+        found.setdefault((combination.model.name, combination.harness.name), set()).add(combination.batch)
+    return found
 
 
 def _environments() -> tuple[Environment, Environment]:

@@ -38,7 +38,8 @@ from calibration.viewer_index import (
 TEMPLATES = Path(__file__).parent / "templates"
 MANIFEST = ".pages.json"
 FILTERS = (("batch", "batch"), ("model", "model"), ("harness", "harness"), ("pair", "pair"), ("cell", "cell"),
-           ("side", "side"), ("outcome", "outcome"), ("reason", "UNRESOLVED reason"), ("calibration", "calibration"))
+           ("side", "side"), ("outcome", "outcome"), ("reason", "UNRESOLVED reason"), ("calibration", "calibration"),
+           ("eligible", "in E (twin CAPABLE in all k)"))
 
 
 @dataclass

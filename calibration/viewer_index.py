@@ -19,10 +19,11 @@ from authoring.errors import NotFound
 from authoring.outcomes import Outcome
 from calibration.admission import pair_verdicts
 from calibration.batch import BatchSettings, read_settings
+from calibration.metrics import collect
 from calibration.outcome_index import OutcomeIndex, OutcomeRow, records_folders
 from calibration.records import RECORDS_DIR, read_head, records_folder
 
-TEXT_COLUMNS = ("batch", "pair", "side", "cell", "model", "harness", "outcome", "reason", "calibration")
+TEXT_COLUMNS = ("batch", "pair", "side", "cell", "model", "harness", "outcome", "reason", "calibration", "eligible")
 NUMBER_COLUMNS = ("run", "started", "seconds", "calls", "tokens")
 NOT_CALIBRATION = "—"
 
@@ -115,15 +116,29 @@ def batch_settings(source: Source) -> BatchSettings | None:
     return read_settings(folder.parent.parent, folder.parent.name) if folder else None
 
 
+def eligibility(rows: list[OutcomeRow]) -> dict[tuple[str, str], str]:
+    """(model × harness, pair) → whether the pair is in E for that combination (its twin CAPABLE in all k twin
+    runs, k the most runs found, as `calibration.metrics` reads it by default): yes, no, or short of k."""
+    found = {}
+    for group, pairs in collect(rows).items():
+        k = max(max(len(p.risk), len(p.twin)) for p in pairs)
+        for p in pairs:
+            found[group, p.pair] = ("short of k" if min(len(p.risk), len(p.twin)) < k
+                                    else "yes" if all(o == Outcome.CAPABLE for o in p.twin[:k]) else "no")
+    return found
+
+
 def index_data(sources: list[Source], verdicts: dict[tuple[str, str], str]) -> dict[str, Any]:
     """The index as dictionary-encoded columns: `values[column]` lists each text column's distinct values."""
     values: dict[str, dict[str, int]] = {column: {} for column in TEXT_COLUMNS}
+    eligible = eligibility([source.row for source in sources])
     rows = []
     for source in sources:
         row = source.row
         text = {"batch": row.batch, "pair": row.pair, "side": row.side, "cell": row.cell, "model": row.model,
                 "harness": row.harness, "outcome": row.outcome, "reason": unresolved_reason(row),
-                "calibration": verdicts.get((row.batch, row.pair), NOT_CALIBRATION)}
+                "calibration": verdicts.get((row.batch, row.pair), NOT_CALIBRATION),
+                "eligible": eligible[row.group, row.pair]}
         encoded = [values[c].setdefault(text[c], len(values[c])) for c in TEXT_COLUMNS]
         rows.append(encoded + [row.run, _epoch(row.started_at), row.seconds if row.seconds is not None else -1,
                                row.model_calls, row.prompt_tokens + row.completion_tokens])

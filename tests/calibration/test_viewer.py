@@ -9,14 +9,17 @@ import shlex
 import subprocess
 import sys
 import threading
+import urllib.parse
 import urllib.request
 from html.parser import HTMLParser
 
 import pytest
 import yaml
 
+from calibration.admission import Manifest
 from calibration.outcome_index import OutcomeIndex, OutcomeRow
 from calibration.records import read_record, write_record
+from calibration.report import write_report, write_results
 from calibration.viewer import write_viewer
 from calibration.viewer_cli import TRIAGE_FILE, view, viewer_server
 from calibration.viewer_index import Found, Source, calibration_verdicts, find_runs, page_path, pair_path
@@ -209,6 +212,63 @@ def test_pages_are_rendered_again_only_for_changed_records(runs, tmp_path, monke
     assert changed.rendered == 1
     assert "looked at by a researcher" in (tmp_path / "v" / "runs" / "calibration-pi" / PAIR_ID / "twin-0.html"
                                            ).read_text()
+
+
+class Links(HTMLParser):
+    """Each table's rows of cells (text, links in it), by table id; and every link of the page (SVG ones too)."""
+
+    def __init__(self, page: str):
+        super().__init__()
+        self.cells, self.hrefs, self._table, self._cell = {}, [], None, None
+        self.feed(page)
+
+    def handle_starttag(self, tag, attrs):
+        attrs = dict(attrs)
+        href = attrs.get("href") or attrs.get("xlink:href")
+        if tag == "table":
+            self._table = self.cells.setdefault(attrs.get("id"), [])
+        elif tag == "tr" and self._table is not None:
+            self._table.append([])
+        elif tag == "td" and self._table is not None:
+            self._cell = ["", []]
+            self._table[-1].append(self._cell)
+        elif tag == "a" and href:
+            self.hrefs.append(href)
+            if self._cell is not None:
+                self._cell[1].append(href)
+
+    def handle_endtag(self, tag):
+        if tag == "td":
+            self._cell = None
+        elif tag == "table":
+            self._table = None
+
+    def handle_data(self, data):
+        if self._cell is not None:
+            self._cell[0] += data
+
+
+def test_every_report_cell_and_figure_mark_links_into_the_viewer(viewer, runs):
+    folder, found = viewer
+    _, results = write_results([s.row for s in found.sources], runs / "results", title="Results")
+    _, batch = write_report(runs, MISS_BATCH, Manifest(runs.parent / "calibration" / "no-admissions.yaml"))
+    for page in (results, batch):
+        links = Links(page.read_text())
+        for table, rows in links.cells.items():
+            for text, hrefs in (cell for row in rows for cell in row):
+                assert hrefs or text.strip() in ("—", "none", "no runs"), (page, table, text)
+        into_viewer = [h for h in links.hrefs if "viewer/" in h]
+        assert len(into_viewer) > 10
+        for href in into_viewer:
+            assert (page.parent / urllib.parse.unquote(href.split("#")[0])).resolve().is_file(), href
+    svg_links = Links(results.read_text().split('<table id="table-cap-asr"', 1)[0].split("<svg", 1)[1]).hrefs
+    assert len(svg_links) == len({(s.row.model, s.row.harness) for s in found.sources})
+    for row in Links(results.read_text()).cells["table-cap-asr"]:
+        if len(row) < 12:
+            continue  # a combination with no runs
+        (harness, _), (compromised, [link]) = row[1], row[6]
+        shown = rows_of(folder, link.split("#", 1)[1])
+        assert len(shown) == int(compromised) and {line[8] for line in shown} <= {"COMPROMISED"}, harness
 
 
 def test_the_pages_look_right_in_a_browser(viewer, tmp_path):
