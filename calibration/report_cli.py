@@ -13,7 +13,7 @@ from calibration.admission import MANIFEST_FILE, Manifest
 from calibration.batch import BATCH_FILE, read_settings
 from calibration.matrix import load_matrix
 from calibration.records_cli import warn
-from calibration.report import batch_rows, write_report, write_results
+from calibration.report import VIEWER_FOLDER, batch_rows, write_report, write_results
 
 RESULTS_FOLDER = "results"
 
@@ -27,7 +27,8 @@ def report(batch: Annotated[str | None, typer.Option("--batch", help="Only this 
                                                     "runs/results, or runs/<matrix>-results).")] = None) -> None:
     """Write report.md and report.html for each batch, then the results report across them: CAP / ASR@k per
     model × harness, ASR per risk category and per attack source per model, and which combinations compromised
-    each pair — tables in Markdown and HTML, figures as static SVG."""
+    each pair — tables in Markdown and HTML, figures as static SVG. The HTML links every cell and figure mark to
+    the runs behind it in the run viewer (runs/viewer, written by `v3ast records view`)."""
     project = Project.current()
     plan = load_matrix(matrix) if matrix else None
     if plan:
@@ -48,6 +49,9 @@ def report(batch: Annotated[str | None, typer.Option("--batch", help="Only this 
     title = (f"Results — matrix {plan.name}" if plan else f"Results — batch {batch}" if batch
              else "Results — every batch under runs/")
     folder = out or project.runs / (f"{plan.name}-{RESULTS_FOLDER}" if plan else RESULTS_FOLDER)
+    viewer = project.runs / VIEWER_FOLDER
     markdown, html = write_results(found.rows, folder, title=title, matrix=plan, k=k or (plan.runs if plan else None),
-                                   left_out=found.problems)
+                                   left_out=found.problems, viewer=viewer)
     print(f"results: {markdown}\nresults: {html}")
+    if not (viewer / "index.html").is_file():
+        print(f"the HTML reports link into the run viewer at {viewer}: write it with `v3ast records view`")
