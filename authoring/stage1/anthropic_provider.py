@@ -13,7 +13,7 @@ from authoring.stage1.usage import Usage, usage_of_call
 
 class AnthropicProvider(StructuredProvider):
     kind = wire = "anthropic"
-    default_model = "claude-sonnet-4-5"
+    default_model = "claude-sonnet-4-6"
     client_class = anthropic.Anthropic
     sdk = anthropic
     answer_field = "content"
