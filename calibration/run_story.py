@@ -53,12 +53,11 @@ def _mini(messages: list[dict[str, Any]], commands: list[dict[str, Any]]) -> lis
                           "usage": response.get("usage") or {},
                           "latency": round(stamp - last_time, 3) if stamp and last_time else None,
                           "summary": f"{response.get('model', '')} → {_finish(response)}".strip(" →"),
-                          "request": "", "fault": None,
-                          "calls": [{"name": "bash", "arguments": a.get("command", "")}
-                                    for a in extra.get("actions") or []], "commands": ran})
+                          "request": "", "fault": None, "commands": ran})
         elif role == "tool":
             if not items or items[-1]["kind"] != "model" or not items[-1]["commands"]:
-                items.append({"kind": "output", "text": _text(extra.get("raw_output", message.get("content")))})
+                items.append({"kind": "output", "text": _text(extra.get("raw_output", message.get("content"))),
+                              "commands": []})
         elif role == "exit":
             items.append({"kind": "exit", "text": f"exit status {extra.get('exit_status', '')}",
                           "detail": _text(extra.get("submission") or message.get("content") or "")})
@@ -89,9 +88,7 @@ def _native(messages: list[dict[str, Any]], commands: list[dict[str, Any]]) -> l
         items.append({"kind": "model", "n": calls, "text": reply_text(wire, response),
                       "usage": exchange.get("usage") or {}, "latency": exchange.get("seconds"),
                       "summary": message.get("content", ""), "fault": exchange.get("fault"),
-                      "request": _request_summary(wire, request),
-                      "calls": [{"name": c["name"], "arguments": _text(c["arguments"])} for c in found],
-                      "commands": ran})
+                      "request": _request_summary(wire, request), "commands": ran})
     return items
 
 

@@ -115,7 +115,7 @@ def run_context(record: dict[str, Any], source: Source, members: list[Source], s
     record = scrub(record, secrets)
     row = source.row
     up = "../../../"
-    others = [{"page": page_path(s.row), "side": s.row.side, "run": s.row.run, "outcome": s.row.outcome}
+    others = [{"page": _url(page_path(s.row)), "side": s.row.side, "run": s.row.run, "outcome": s.row.outcome}
               for s in members if s.row.key != row.key]
     settings = {k: record.get(k) for k in ("harness", "policy", "budgets", "executor", "actor", "image")}
     return {"key": record["key"], "outcome": record.get("outcome", "?"), "pair": record.get("pair") or {},
@@ -128,7 +128,8 @@ def run_context(record: dict[str, Any], source: Source, members: list[Source], s
             "rules": run_story.outcome_rules(record), "budgets": run_story.budgets(record),
             "timeline": run_story.timeline(record), "harness_exit": record.get("harness_exit") or [],
             "native": run_story.native_transcripts(record), "settings": json.dumps(settings, indent=1, default=str),
-            "source": str(source.record), "up": up, "pair_page": pair_path(row.batch, row.pair), "others": others}
+            "source": str(source.record), "up": up, "pair_page": _url(pair_path(row.batch, row.pair)),
+            "others": others}
 
 
 def write_pair_page(html: Environment, folder: Path, batch: str, pair: str, members: list[Source],
@@ -139,9 +140,9 @@ def write_pair_page(html: Environment, folder: Path, batch: str, pair: str, memb
     pages: dict[str, list[tuple[str, str]]] = {"risk": [], "twin": []}
     for source in members:
         row = source.row
-        by_index[row.run][row.side] = {"page": page_path(row), "outcome": row.outcome, "calls": row.model_calls,
+        by_index[row.run][row.side] = {"page": _url(page_path(row)), "outcome": row.outcome, "calls": row.model_calls,
                                        "seconds": row.seconds, "evidence": row.evidence_lines()}
-        pages.setdefault(row.side, []).append((page_path(row), f"{row.run}: {row.outcome}"))
+        pages.setdefault(row.side, []).append((_url(page_path(row)), f"{row.run}: {row.outcome}"))
     runs = [(index, sides.get("risk"), sides.get("twin")) for index, sides in sorted(by_index.items())]
     head = read_head(members[0].record) or {}
     context = {"batch": batch, "pair": pair, "cell": members[0].row.cell,
@@ -158,6 +159,11 @@ def _verdict(members: list[Source]) -> PairVerdict | None:
     if settings is None or settings.purpose != "calibration":
         return None
     return pair_verdicts([s.row.as_record() for s in members], settings.runs).get(members[0].row.pair)
+
+
+def _url(path: str) -> str:
+    """A path of the viewer's folder as a relative URL (each part quoted: batch names are folder names)."""
+    return "/".join(quote(part, safe="") for part in path.split("/"))
 
 
 def _stamp(source: Source) -> str:
