@@ -25,16 +25,15 @@ from typing import TYPE_CHECKING, Any
 from authoring.errors import BadInput
 from authoring.judging import judging_digest
 from authoring.outcomes import Outcome
+from calibration.record_models import RECORD_SCHEMA, TRANSCRIPT_FIELDS, RecordHead, Transcript, head_of, transcript_of
 
 if TYPE_CHECKING:  # the records are read where the sandbox stack is not needed (metrics, reports, records show)
     from authoring.pairs.format import TaskPair
     from authoring.pairs.runner import SideRun
 
-RECORD_SCHEMA = "v3ast.run-record/1"
 RECORDS_DIR = "records"
 RECORD_SUFFIX = ".json.gz"
 LEGACY_SUFFIX = ".json"
-TRANSCRIPT_FIELDS = ("trajectory", "commands")
 COMPRESSION_LEVEL = 9
 HEAD_READ_BYTES = 16_384
 GZIP_MAGIC = b"\x1f\x8b"
@@ -152,9 +151,11 @@ def build_record(key: RunKey, pair: TaskPair, content_hash: str, run: SideRun | 
 
 
 def encode_record(record: dict[str, Any]) -> bytes:
-    """The head line (with the transcript's usage) and the transcript line, each its own gzip member."""
-    transcript = {k: record[k] for k in TRANSCRIPT_FIELDS if k in record}
-    return compress_member(_head_of(record)) + compress_member(transcript)
+    """The head line (with the transcript's usage) and the transcript line, each its own gzip member; both are
+    checked against their models first (a record that does not fit them is a bug, raised, never written)."""
+    head, transcript = _head_of(record), {k: record[k] for k in TRANSCRIPT_FIELDS if k in record}
+    head_of(head), transcript_of(transcript)
+    return compress_member(head) + compress_member(transcript)
 
 
 def compress_member(part: dict[str, Any]) -> bytes:
@@ -234,6 +235,13 @@ def read_record(path: Path) -> dict[str, Any] | None:
     except OSError:
         return None
     return decode_record(data)
+
+
+def read_typed(path: Path) -> tuple[RecordHead, Transcript] | None:
+    """A record file (either layout) as its typed head and transcript (calibration/record_models.py); None when it
+    holds no record, pydantic's ValidationError when it holds one that does not fit them."""
+    record = read_record(path)
+    return None if record is None else (head_of(record), transcript_of(record))
 
 
 def is_finished(path: Path, content_hash: str) -> bool:
