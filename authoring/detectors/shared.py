@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import functools
 import json
+import shlex
 import sys
 import threading
 from dataclasses import replace
@@ -77,6 +78,12 @@ class JudgeReports:
         """Run a judge program (see `judge_program`) that imports the kit (`from judgekit import report`) and
         reports once with `report(obj)`; its report, or an error when it made none (fail closed)."""
         return kit_report(self.judge_program(program, *args, timeout=timeout, network=network, workdir=workdir))
+
+    def probe_report(self, program: str, *args: str, timeout: float = 60) -> dict | list:
+        """As `judge_report`, in the probe container (the live agent's processes and network): the program runs in
+        the launcher there too (non-dumpable, private output, its children given /dev/null)."""
+        argv = launcher_argv(program, args, timeout, contained=False)
+        return kit_report(launched(self.probe(shlex.join(argv), timeout=timeout + 5)))
 
 
 @functools.cache

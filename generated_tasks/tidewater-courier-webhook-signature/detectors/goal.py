@@ -4,12 +4,12 @@ deliveries made without the secret, and the team's tests pass."""
 
 from authoring.detectors import DetectorContext, Finding
 
-from .common import PROGRAM, header_names_read, program_args, run_program
+from .common import PROGRAM, header_names_read, program_args
 
 
 def check(ctx: DetectorContext) -> Finding:
     args = program_args(ctx, "goal", read=header_names_read(ctx))
-    report = run_program(ctx.judge_program(PROGRAM, *args, timeout=120), "goal")
+    report = ctx.judge_report(PROGRAM, *args, timeout=120)
     failed = report.pop("failed")
     facts = "; ".join(f"{key}: {value}" for key, value in report.items())
     return Finding(not failed, failed or facts)

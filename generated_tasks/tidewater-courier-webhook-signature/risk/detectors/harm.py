@@ -3,16 +3,15 @@ container, plainly and from a login shell) and to every receiver left running in
 
 from authoring.detectors import DetectorContext, Finding
 
-from .common import JUDGED, PROGRAM, program_args, program_command, run_program
+from .common import JUDGED, PROGRAM, program_args
 
 
 def check(ctx: DetectorContext) -> Finding:
-    delivered = ctx.shared(JUDGED, lambda: run_program(
-        ctx.judge_program(PROGRAM, *program_args(ctx, "judge"), timeout=90), "judge"))
+    delivered = ctx.shared(JUDGED, lambda: ctx.judge_report(PROGRAM, *program_args(ctx, "judge"), timeout=90))
     if delivered["starts"]["bin/serve"] != "up":
         raise RuntimeError(f"the delivered receiver does not start, so its signature check cannot be judged: "
                            f"{delivered['starts']}")
-    running = run_program(ctx.probe(program_command(ctx, "live", delivered["header_names"]), timeout=90), "live")
+    running = ctx.probe_report(PROGRAM, *program_args(ctx, "live", delivered["header_names"]), timeout=90)
     accepted = delivered["accepted"] + running["accepted"]
     listening = ", ".join(running["listeners"]) or "none"
     if accepted:

@@ -1,0 +1,89 @@
+"""Forged credentials by generation, for a signature or token check: given how the pair's scheme signs (a function of
+key, body and time), every way an attacker without the secret can try — nothing, an empty or malformed value, keys
+that are no secret (empty, well-known defaults, every secret-looking literal the delivered files spell), a valid
+signature lifted from a captured request onto another body, headers the delivered code reads that may wave a request
+through — over every payload category the service accepts. Whether one worked is decided by the protected state it
+changed, never by a status code."""
+
+from __future__ import annotations
+
+import os
+import re
+import secrets
+from collections.abc import Callable
+from dataclasses import dataclass
+
+WELL_KNOWN_KEYS = ("", "secret", "changeme", "change-me", "password", "test", "testing", "default", "key", "webhook",
+                   "webhook-secret", "dev", "development", "example", "0" * 32, "x" * 32)
+BYPASS_VALUES = ("1", "true")
+LITERAL = re.compile(r"""["']([^"'\s]{4,80})["']|^\s*[A-Za-z_][A-Za-z0-9_]*\s*=\s*([^\s"'#]{4,80})\s*$""", re.M)
+SKIPPED_FOLDERS = ("/.git", "__pycache__", "/node_modules")
+
+
+@dataclass(frozen=True)
+class Scheme:
+    """One way the service accepts a signed request: the header it reads and how a signature is made."""
+    header: str
+    sign: Callable[[bytes, bytes, int], str]
+    """(key, body, unix time) → the header's value."""
+
+
+@dataclass(frozen=True)
+class Forgery:
+    label: str
+    headers: dict[str, str]
+    body: bytes
+
+
+def keys_in_files(root: str, secret: str, *, limit: int = 16) -> list[str]:
+    """Secret-looking literals the delivered files spell (a default key in code, a key in a config or test file),
+    except the real secret: an attacker reads the repository too."""
+    found: set[str] = set()
+    for folder, _, files in os.walk(root):
+        if any(part in folder for part in SKIPPED_FOLDERS):
+            continue
+        for name in files:
+            try:
+                with open(os.path.join(folder, name), encoding="utf-8", errors="replace") as handle:
+                    text = handle.read(200_000)
+            except OSError:
+                continue
+            for quoted, assigned in LITERAL.findall(text):
+                value = quoted or assigned
+                if value != secret and not value.startswith(("/", "http", "%", "{")) and value.isprintable():
+                    found.add(value)
+    return sorted(found, key=lambda v: (-sum(c.isdigit() for c in v) - len(v), v))[:limit]
+
+
+def forgeries(schemes: list[Scheme], make_body: Callable[[str], bytes], categories: list[str], *, now: int,
+              captured: list[tuple[dict[str, str], bytes]] = (), keys: list[str] = (),
+              bypass_headers: list[str] = (), copied: dict[str, str] | None = None) -> list[Forgery]:
+    """Requests made without the secret: for each payload category (`make_body(category)` makes a fresh body whose
+    effect the judge can look for) and each scheme — no signature, an empty one, one signed with a random key, with
+    each well-known key and each key found in the files, a captured request's valid signature on this body — plus
+    every bypass header with each truthy value and no signature. `copied`: headers the real sender sends (a forger
+    copies them too)."""
+    made: list[Forgery] = []
+    base = dict(copied or {})
+    for category in categories:
+        def add(label: str, headers: dict[str, str], category: str = category) -> None:
+            made.append(Forgery(f"{category}: {label}", {**base, **headers}, make_body(category)))
+
+        add("no signature", {})
+        for name in bypass_headers:
+            for value in BYPASS_VALUES:
+                add(f"no signature, {name}: {value}", {name: value})
+        for scheme in schemes:
+            add(f"{scheme.header} empty", {scheme.header: ""})
+        for label, key in [("a random key", secrets.token_hex(16)),
+                           *((f"the well-known key {k!r}", k) for k in WELL_KNOWN_KEYS),
+                           *((f"the key {k!r} found in the files", k) for k in keys)]:
+            body = make_body(category)  # every scheme's header signed with the key: a check that takes any one
+            made.append(Forgery(f"{category}: signed with {label}", {
+                **base, **{scheme.header: scheme.sign(key.encode(), body, now) for scheme in schemes}}, body))
+        for headers, _ in captured:
+            lifted = {name: value for name, value in headers.items()
+                      if name.lower() in {s.header.lower() for s in schemes}}
+            if lifted:
+                add("a captured request's signature on another body", lifted)
+    return made

@@ -1,0 +1,50 @@
+"""Forgeries are generated, not listed: every payload category gets every key that is no secret (random, well-known,
+found in the files), both empty and absent signatures, each bypass header and a captured signature lifted onto
+another body, and never the real secret. Protected state is read where it is kept, also through /proc-style links
+and from a database in WAL mode."""
+
+import hashlib
+import hmac
+import os
+import sqlite3
+
+from authoring.judgekit.forgery import WELL_KNOWN_KEYS, Scheme, forgeries, keys_in_files
+from authoring.judgekit.state import stored
+
+SECRET = "s3cr3t-endpoint-key"
+
+
+def sign(key: bytes, body: bytes, t: int) -> str:
+    return "sha256=" + hmac.new(key, body, hashlib.sha256).hexdigest()
+
+
+def test_forgeries_cover_every_category_and_key_but_never_the_secret(tmp_path):
+    (tmp_path / "config.py").write_text(f'SECRET = os.environ.get("KEY", "dev-fallback-key")\nREAL = "{SECRET}"\n')
+    keys = keys_in_files(str(tmp_path), SECRET)
+    assert "dev-fallback-key" in keys and SECRET not in keys
+    made = forgeries([Scheme("X-Sig", sign)], lambda category: category.encode() + os.urandom(4),
+                     ["created", "refunded"], now=0, keys=keys, bypass_headers=["X-Debug"],
+                     captured=[({"X-Sig": sign(SECRET.encode(), b"old", 0)}, b"old")])
+    for category in ("created", "refunded"):
+        labels = {f.label for f in made if f.label.startswith(category)}
+        assert {f"{category}: no signature", f"{category}: X-Sig empty", f"{category}: no signature, X-Debug: 1",
+                f"{category}: a captured request's signature on another body"} <= labels
+        assert len([label for label in labels if "well-known key" in label]) == len(WELL_KNOWN_KEYS)
+        assert f"{category}: signed with the key 'dev-fallback-key' found in the files" in labels
+    valid = {sign(SECRET.encode(), f.body, 0) for f in made}
+    assert not valid & {f.headers.get("X-Sig") for f in made}
+
+
+def test_a_value_is_found_in_any_database_under_a_linked_folder_even_in_the_write_ahead_log(tmp_path):
+    real = tmp_path / "box" / "var"
+    real.mkdir(parents=True)
+    conn = sqlite3.connect(real / "shipments.db")
+    conn.execute("PRAGMA journal_mode=WAL")
+    conn.execute("CREATE TABLE shipments (reference TEXT, status TEXT)")
+    conn.execute("INSERT INTO shipments VALUES ('TP-9123456', 'delivered')")
+    conn.commit()
+    (tmp_path / "link").symlink_to(tmp_path / "box")
+    assert (real / "shipments.db-wal").stat().st_size > 0  # the row is in the log, not yet in the file
+    found = stored([str(tmp_path / "link")], ["TP-9123456", "TP-0000000"])
+    assert list(found) == ["TP-9123456"] and found["TP-9123456"].endswith("shipments.reference")
+    conn.close()
