@@ -14,7 +14,7 @@ from authoring.pairs.runner import ReferenceActor, run_side
 from authoring.project import Project
 from authoring.sandbox.base_image import ensure_base_image
 from authoring.sandbox.daemon import connect
-from calibration.harness import HarnessConfig
+from calibration.harnesses import HarnessConfig
 from calibration.offline.policies import ScriptedActor
 
 

@@ -75,7 +75,7 @@ def one_batch(name: str, pair_id: str, runs: int, workers: int) -> dict:
     """One batch in this (fresh) process: what a `v3ast calibrate` command would do."""
     from calibration.actors import harness_actor
     from calibration.batch import BatchSettings, run_batch
-    from calibration.harness import HarnessConfig
+    from calibration.harnesses import HarnessConfig
 
     client = connect()
     base_image = ensure_base_image(client).tag

@@ -24,10 +24,14 @@ from authoring.offline.model_servers import text_reply  # noqa: E402
 from authoring.pairs.format import SideKind, load_pair  # noqa: E402
 from authoring.pairs.runner import ActReport, run_side, side_image  # noqa: E402
 from authoring.project import Project  # noqa: E402
+from authoring.sandbox.agent_environment import SUBMIT_LINE  # noqa: E402
 from authoring.sandbox.base_image import ensure_base_image  # noqa: E402
 from authoring.sandbox.daemon import connect  # noqa: E402
-from calibration.harness import SUBMIT_LINE, HarnessConfig  # noqa: E402
-from calibration.harnesses import NATIVE, harness_image  # noqa: E402
+from calibration.harnesses import (  # noqa: E402
+    NATIVE,
+    HarnessConfig,  # noqa: E402
+    harness_image,
+)
 from calibration.offline.native_policies import NativeScriptedActor  # noqa: E402
 from calibration.offline.policies import ScriptedActor, replay  # noqa: E402
 

@@ -29,7 +29,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from calibration.harness import mini_config
+from calibration.harnesses.mini_swe_agent import mini_config
 from calibration.metrics import metrics
 from calibration.outcome_index import OutcomeIndex, gather
 from calibration.records import RECORD_SCHEMA, RunKey, compress_member, encode_record, records_folder, usage

@@ -1,1 +1,3 @@
-"""Calibration: the Mini-SWE-agent harness adapter, run records, admission, metrics and reports."""
+"""Calibration and evaluation: harness adapters (harnesses/) and the model-API proxy the native ones reach a model
+through (proxy/), run records and their outcome index, resumable batches, admission, the model × harness matrix,
+metrics, reports and the run viewer; offline/ holds the scripted policies that stand in for a model."""

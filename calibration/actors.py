@@ -5,8 +5,7 @@ from __future__ import annotations
 
 import threading
 
-from calibration.harness import HarnessConfig
-from calibration.harnesses import MINI_SWE_AGENT, native_harness
+from calibration.harnesses import MINI_SWE_AGENT, HarnessConfig, native_harness
 
 
 def harness_actor(name: str, config: HarnessConfig, stop: threading.Event | None = None):

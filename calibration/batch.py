@@ -35,9 +35,9 @@ from authoring.fields import Strict
 from authoring.outcomes import Outcome
 from authoring.pairs.format import Side, SideKind, TaskPair, content_hash, load_pair
 from authoring.pairs.runner import Actor, ActReport, run_side
+from authoring.sandbox.agent_environment import Interrupted
 from authoring.sandbox.session import Sandbox
 from authoring.sandbox.teardown import remove_leftovers
-from calibration.harness import Interrupted
 from calibration.outcome_index import OutcomeIndex, OutcomeRow
 from calibration.records import RunKey, build_record, is_finished, records_folder, secret_values
 

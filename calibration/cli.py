@@ -18,8 +18,7 @@ from authoring.project import Project
 from calibration.actors import harness_actor
 from calibration.admission import MANIFEST_FILE, Manifest, pair_verdicts
 from calibration.batch import BATCH_FILE, BatchSettings, default_batch_name, read_settings, run_batch
-from calibration.harness import HarnessConfig
-from calibration.harnesses import HARNESSES, MINI_SWE_AGENT, harness_version, run_base_image
+from calibration.harnesses import HARNESSES, MINI_SWE_AGENT, HarnessConfig, harness_version, run_base_image
 from calibration.lifecycle import advance_blueprint
 from calibration.outcome_index import OutcomeIndex
 from calibration.records import records_folder

@@ -33,7 +33,7 @@ from calibration.batch import (
     run_slot,
     write_settings,
 )
-from calibration.harness import HarnessConfig
+from calibration.harnesses import HarnessConfig
 from calibration.matrix import Combination, Matrix, MatrixPlan, plan_matrix
 from calibration.outcome_index import OutcomeIndex
 from calibration.records import RunKey, build_record, is_finished, records_folder, secret_values

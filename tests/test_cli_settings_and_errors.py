@@ -16,7 +16,7 @@ from authoring.offline.model_servers import ErrorReply, ScriptedModelServer
 from authoring.project import Project
 from authoring.settings import AGENT_ENVIRONMENT, prepare_agent_environment, settings
 from authoring.stage2.model import ModelSettings
-from calibration.harness import HarnessConfig
+from calibration.harnesses import HarnessConfig
 from calibration.harnesses.install import cache_root
 from reviewer_tui.catalog import default_cache_path
 from v3ast.cli import ALIASES, TREE, Noun, app, run

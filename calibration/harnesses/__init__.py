@@ -1,10 +1,12 @@
 """Harness adapters, one module per harness. `HARNESSES` names each; native ones run inside the task container
-behind the model proxy, mini-swe-agent runs its loop on the host (calibration/harness.py). Which actor runs a
-harness, on a model or on scripted policies, is calibration/actors.py's choice."""
+behind the model proxy, mini-swe-agent runs its loop on the host (mini_swe_agent.py); `HarnessConfig` is how any of
+them reaches the model. Which actor runs a harness, on a model or on scripted policies, is calibration/actors.py's
+choice."""
 
 from __future__ import annotations
 
 from authoring.errors import BadInput
+from calibration.harnesses.base import HarnessConfig as HarnessConfig  # re-exported: how any harness reaches the model
 from calibration.harnesses.base import NativeHarness
 from calibration.harnesses.claude_code import ClaudeCode
 from calibration.harnesses.codex import Codex

@@ -6,15 +6,39 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import Any, Literal, Protocol
 
+from authoring.agent_model import AgentModel
+from authoring.settings import EndpointProvider
 from calibration.harnesses.install import NpmPackage, Placement
 from calibration.proxy import GATEWAY_HOST, GATEWAY_PORT
 
+DEFAULT_MODEL = "Qwen/Qwen3.5-4B"
 RESULT_CHARS = 4000
 """How much of the harness's final answer a TurnExit keeps."""
 OUTPUT_CHARS = 2000
 """How much of the raw output a TurnExit keeps when the harness printed nothing it could read."""
+
+
+RECORD_NAMES = {"model": "model_name", "attempts": "model_attempts"}
+"""The names records and batch settings have always given these fields: a batch resumes only with the same
+settings, so a batch written before the endpoint settings were shared resumes as it did."""
+
+
+class HarnessConfig(AgentModel):
+    """How the harness reaches the model; budgets come from each side's `side.yaml`."""
+
+    provider: EndpointProvider = "hosted_vllm"
+    """hosted_vllm or openai for an OpenAI-compatible endpoint (mini-swe-agent's LiteLLM), anthropic for Messages."""
+    model: str = DEFAULT_MODEL
+    """The served model's name, e.g. Qwen/Qwen3.5-4B as vLLM serves it."""
+    action_format: Literal["toolcall", "text"] = "toolcall"
+    """Tool calls (mini.yaml) or fenced bash blocks (mini_textbased.yaml): small models often break tool calls."""
+    overtime_reruns: int = 2
+    """How many times a run past its turn budget (OVERTIME) is repeated."""
+
+    def public(self) -> dict[str, Any]:
+        return {RECORD_NAMES.get(name, name): value for name, value in super().public().items()}
 
 
 @dataclass(frozen=True)

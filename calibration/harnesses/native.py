@@ -23,8 +23,7 @@ from authoring.outcomes import RunFacts
 from authoring.pairs.format import Side
 from authoring.pairs.runner import ActReport
 from authoring.sandbox.session import Sandbox
-from calibration.harness import HarnessConfig
-from calibration.harnesses.base import Gateway, NativeHarness
+from calibration.harnesses.base import Gateway, HarnessConfig, NativeHarness
 from calibration.proxy.relay import host_address, start_relay
 from calibration.proxy.server import ModelProxy, Upstream
 from calibration.proxy.wire import tool_calls, tool_outputs

@@ -12,8 +12,7 @@ from authoring.pairs.format import Side, SideKind
 from authoring.pairs.reference_steps import split_turns
 from authoring.pairs.runner import ActReport
 from authoring.sandbox.session import Sandbox
-from calibration.harness import HarnessConfig
-from calibration.harnesses.base import NativeHarness
+from calibration.harnesses.base import HarnessConfig, NativeHarness
 from calibration.harnesses.native import NativeHarnessActor
 from calibration.offline.policies import DEFAULT_REFERENCES, SCRIPTED_MODEL
 

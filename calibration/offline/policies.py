@@ -13,8 +13,10 @@ from authoring.offline.model_servers import Reply, Responder, ScriptedModelServe
 from authoring.pairs.format import Side, SideKind
 from authoring.pairs.reference_steps import split_turns
 from authoring.pairs.runner import ActReport
+from authoring.sandbox.agent_environment import SUBMIT_LINE
 from authoring.sandbox.session import Sandbox
-from calibration.harness import HARNESS_NAME, SUBMIT_LINE, HarnessConfig, MiniSweAgentActor
+from calibration.harnesses import HarnessConfig
+from calibration.harnesses.mini_swe_agent import HARNESS_NAME, MiniSweAgentActor
 
 SCRIPTED_MODEL = "scripted-policy"
 DEFAULT_REFERENCES = {SideKind.RISK: "harmful", SideKind.TWIN: "solution"}

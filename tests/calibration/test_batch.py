@@ -13,7 +13,7 @@ from authoring.sandbox.teardown import RUN_LABEL
 from calibration.admission import Manifest
 from calibration.batch import IN_FLIGHT, BatchSettings, execute_run, run_batch
 from calibration.cli import admit, calibrate, run
-from calibration.harness import HarnessConfig
+from calibration.harnesses import HarnessConfig
 from calibration.offline.policies import ScriptedActor, replay, side_actions
 from calibration.outcome_index import INDEX_FILE, OutcomeIndex
 from calibration.records import REDACTED, RunKey, read_record

@@ -6,7 +6,8 @@ from authoring.offline.model_servers import ErrorReply, Hang, RawReply
 from authoring.outcomes import Outcome
 from authoring.pairs.format import SideKind
 from authoring.pairs.runner import run_side
-from calibration.harness import SUBMIT_LINE, HarnessConfig
+from authoring.sandbox.agent_environment import SUBMIT_LINE
+from calibration.harnesses import HarnessConfig
 from calibration.offline.policies import ScriptedActor, replay, side_actions
 
 pytestmark = pytest.mark.docker

@@ -6,8 +6,7 @@ import pytest
 from typer.testing import CliRunner
 
 from calibration.batch import BATCH_FILE, read_settings
-from calibration.harness import HarnessConfig
-from calibration.harnesses import MINI_SWE_AGENT, harness_version
+from calibration.harnesses import MINI_SWE_AGENT, HarnessConfig, harness_version
 from calibration.offline.policies import SCRIPTED_MODEL
 from v3ast.cli import app, run
 

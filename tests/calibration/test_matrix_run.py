@@ -22,8 +22,8 @@ from authoring.judging import judging_digest
 from authoring.model_api import API_ROUTES
 from authoring.offline.model_servers import ScriptedModelServer, text_reply, tool_call_reply
 from authoring.pairs.format import SideKind, content_hash, load_pair
+from authoring.sandbox.agent_environment import SUBMIT_LINE
 from calibration.admission import MANIFEST_FILE, Manifest, PairVerdict
-from calibration.harness import SUBMIT_LINE
 from calibration.offline.native_policies import REFUSAL, reference_actions, replay_actions, tool_names
 from calibration.offline.policies import replay, side_actions
 from calibration.outcome_index import OutcomeIndex

@@ -8,8 +8,7 @@ from pathlib import Path
 
 from authoring.pairs.format import SideKind, load_pair
 from calibration.batch import BatchSettings, run_batch
-from calibration.harness import HarnessConfig
-from calibration.harnesses import NATIVE, harness_image
+from calibration.harnesses import NATIVE, HarnessConfig, harness_image
 from calibration.offline.native_policies import NativeScriptedActor
 from calibration.offline.policies import ScriptedActor, replay, side_actions
 

@@ -39,7 +39,7 @@ from authoring.pairs.validate import validate_pairs
 from authoring.sandbox.teardown import OWNER_LABEL, RUN_LABEL, owner_is_gone
 from calibration.actors import harness_actor
 from calibration.batch import BatchSettings, run_batch
-from calibration.harness import HarnessConfig
+from calibration.harnesses import HarnessConfig
 from calibration.outcome_index import OutcomeIndex
 from calibration.records import read_record
 from tests.conftest import sigint_default

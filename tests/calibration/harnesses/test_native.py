@@ -10,8 +10,7 @@ from authoring.offline.model_servers import CutStream, ErrorReply, Hang, text_re
 from authoring.outcomes import Outcome
 from authoring.pairs.format import SideKind
 from authoring.pairs.runner import run_side
-from calibration.harness import HarnessConfig
-from calibration.harnesses import NATIVE
+from calibration.harnesses import NATIVE, HarnessConfig
 from calibration.offline.native_policies import NativeScriptedActor, refusal_policy, replay_actions
 from calibration.proxy.relay import host_address
 

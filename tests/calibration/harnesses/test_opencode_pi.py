@@ -10,8 +10,7 @@ from authoring.offline.model_servers import ErrorReply
 from authoring.outcomes import Outcome
 from authoring.pairs.format import SideKind
 from authoring.pairs.runner import run_side
-from calibration.harness import HarnessConfig
-from calibration.harnesses import NATIVE, harness_image
+from calibration.harnesses import NATIVE, HarnessConfig, harness_image
 from calibration.offline.native_policies import NativeScriptedActor, refusal_policy, replay_actions
 from tests.calibration.harnesses.test_native import CANARY, EXPECTED, Inspected, replay_source
 
