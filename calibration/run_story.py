@@ -14,7 +14,7 @@ import json
 from typing import Any
 
 from authoring.outcomes import Finding, Outcome, RunFacts, Verdict, classify_risk, classify_twin
-from calibration.proxy.wire import tool_calls, tool_outputs
+from calibration.proxy.api_formats import tool_calls, tool_outputs
 
 UNRECORDED = "(no command record: not run, or the command that ended the turn)"
 NATIVE_TRANSCRIPT_SHOWN = 200_000

@@ -24,9 +24,9 @@ from authoring.pairs.format import Side
 from authoring.pairs.runner import ActReport
 from authoring.sandbox.session import Sandbox
 from calibration.harnesses.base import Gateway, HarnessConfig, NativeHarness
+from calibration.proxy.api_formats import tool_calls, tool_outputs
 from calibration.proxy.relay import host_address, start_relay
 from calibration.proxy.server import ModelProxy, Upstream
-from calibration.proxy.wire import tool_calls, tool_outputs
 
 KILL_GRACE_SECONDS = 5
 TRANSCRIPT_LIMIT_BYTES = 8_000_000

@@ -23,7 +23,7 @@ from urllib.parse import urlsplit
 
 from authoring.model_api import FORMAT_OF_ROUTE
 from authoring.retry import RetriesExhausted, RetryPolicy, TransientError, retry_after_seconds, with_backoff
-from calibration.proxy.wire import StreamCheck, WireError, auth_headers, check_body, presented_key, usage_of
+from calibration.proxy.api_formats import StreamCheck, WireError, auth_headers, check_body, presented_key, usage_of
 
 PASSED_HEADERS = ("content-type", "accept", "anthropic-version", "anthropic-beta", "openai-beta", "user-agent")
 RETRY_AFTER_STATUSES = (429, 503)
