@@ -3,6 +3,7 @@ and no two parts of a package import each other (a part is a sub-package, `autho
 `authoring.executor`). Every import counts, those inside functions too."""
 
 import ast
+from importlib.util import resolve_name
 from pathlib import Path
 
 import pytest
@@ -28,13 +29,11 @@ def imports(path: Path) -> set[str]:
     for node in ast.walk(ast.parse(path.read_bytes(), filename=str(path))):
         if isinstance(node, ast.Import):
             found.update(alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom) and node.level:
+            origin = resolve_name("." * node.level + (node.module or ""), package)
+            found.update({origin, *(f"{origin}.{alias.name}" for alias in node.names)})
         elif isinstance(node, ast.ImportFrom):
-            origin = node.module or ""
-            if node.level:
-                base = package.split(".")[: len(package.split(".")) - node.level + 1]
-                origin = ".".join([*base, origin] if origin else base)
-                found.update(f"{origin}.{alias.name}" for alias in node.names)
-            found.add(origin)
+            found.add(node.module or "")
     return {module for module in found if module.split(".")[0] in PACKAGES}
 
 
