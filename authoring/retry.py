@@ -70,7 +70,7 @@ def with_backoff(call: Callable[[], Result], policy: RetryPolicy, *,
     except RetryError as gave_up:
         state = gave_up.last_attempt
         why = ("" if state.attempt_number >= policy.attempts else
-               f" (a wait more would pass the {policy.name}'s cap of {policy.max_total:g} s of waiting)")
+               f" (the next wait would pass the {policy.name} policy's {policy.max_total:g} s cap on waiting)")
         raise RetriesExhausted(state.exception(), state.attempt_number, why) from state.exception()
     return result, retrying.statistics["attempt_number"] - 1
 

@@ -28,7 +28,7 @@ from calibration.proxy.api_formats import StreamCheck, WireError, auth_headers, 
 PASSED_HEADERS = ("content-type", "accept", "anthropic-version", "anthropic-beta", "openai-beta", "user-agent")
 RETRY_AFTER_STATUSES = (429, 503)
 """Statuses whose Retry-After header the proxy waits before its next attempt (other 5xx back off exponentially)."""
-UPSTREAM_RETRY = RetryPolicy(name="model proxy's upstream retry", base_delay=0.5, max_delay=8.0, max_total=120.0)
+UPSTREAM_RETRY = RetryPolicy(name="model proxy upstream", base_delay=0.5, max_delay=8.0, max_total=120.0)
 """Rate limits and server errors of the model endpoint; `Upstream.attempts` sets its attempts."""
 
 

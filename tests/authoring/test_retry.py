@@ -35,9 +35,9 @@ def test_attempts_run_out_with_the_last_error():
 
 def test_no_wait_passes_the_total_cap():
     slept = []
-    policy = RetryPolicy(name="test policy", attempts=10, max_total=10.0)
+    policy = RetryPolicy(name="test", attempts=10, max_total=10.0)
     call = failing(TransientError("x", retry_after=4), TransientError("y", retry_after=5), TransientError("z", 2))
-    with pytest.raises(RetriesExhausted, match=r"after 3 attempts \(.*test policy's cap of 10 s.*: z"):
+    with pytest.raises(RetriesExhausted, match=r"after 3 attempts \(.*test policy's 10 s cap on waiting\): z"):
         with_backoff(call, policy, sleep=slept.append)
     assert slept == [4, 5]
 

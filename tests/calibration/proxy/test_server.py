@@ -58,7 +58,7 @@ def test_a_retry_after_past_the_wait_cap_is_a_fault_at_once():
                             key=KEY, model_calls=5) as proxy:
         status, body = ask(proxy)
     assert time.monotonic() - started < 5
-    assert status == 400 and "cap of 5 s of waiting" in body["error"]["message"]
+    assert status == 400 and "5 s cap on waiting" in body["error"]["message"]
     assert len(arrivals) == 1 and proxy.halt.is_set() and "HTTP 429" in proxy.fault
 
 
