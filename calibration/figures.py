@@ -10,7 +10,8 @@ element ids, and text kept as text (`svg.fonttype: none`), so labels can be sear
 
 Given `ViewerLinks`, each mark links to the runs behind it in the run viewer (`v3ast records view`): a heat-map
 cell to its model × harness, a bar to its model and category or source, a pair grid's row and column labels to
-that pair and that combination. The links are SVG `<a>` elements; the figures look the same with or without.
+that pair and that combination, and (up to `LINKED_CELLS` cells) each of its cells. The links are SVG `<a>`
+elements; the figures look the same with or without them.
 
 Each figure sizes its plot area from its rows and columns and saves with a tight bounding box: the figure grows
 around the title, tick labels, legend and colour bar, so with one row or fifty none is clipped or squeezed.
@@ -55,6 +56,9 @@ HEAT_MAP_INCHES = 1.8
 """The least height of a heat map: its colour bar, as high, has room for its label however few rows there are."""
 LEGEND_ROWS = 16
 """Legend entries per column beside a plot; more entries make more columns."""
+LINKED_CELLS = 2_500
+"""A pair grid up to this many cells links each cell to its runs; a larger one (the paper's is 212 × 51) links
+its row and column labels only, which keeps its SVG small."""
 
 
 @contextmanager
@@ -169,9 +173,12 @@ def pair_grid(results: Results, links: ViewerLinks | None = None) -> str:
                     aspect="auto")
         for y, line in enumerate(pairs):
             for x, combination in enumerate(combinations):
-                if line.status[combination] == PairStatus.EXCLUDED:
+                status = line.status[combination]
+                if status == PairStatus.EXCLUDED:
                     axes.add_patch(Rectangle((x - .5, y - .5), 1, 1, fill=False, hatch="///",
                                                                 linewidth=0))
+                elif links and status != PairStatus.NOT_RUN and len(pairs) * len(combinations) <= LINKED_CELLS:
+                    axes.add_patch(_link_area(x, y, links.combination(*combination, pair=line.pair)))
         axes.set_xticks([x - .5 for x in range(1, len(combinations))], minor=True)
         axes.set_yticks([y - .5 for y in range(1, len(pairs))], minor=True)
         axes.grid(which="minor", color="white", linewidth=1)

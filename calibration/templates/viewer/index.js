@@ -69,8 +69,9 @@
     form.elements.order.value = s.order;
     const pages = Math.max(1, Math.ceil(kept.length / PAGE));
     const page = Math.min(s.page, pages - 1);
+    const active = names.map((name) => name + " = " + Array.from(s.wanted[name]).join(" or "));
     document.getElementById("summary").textContent =
-      kept.length + " of " + data.rows.length + " runs" + (names.length ? " (filtered)" : "");
+      kept.length + " of " + data.rows.length + " runs" + (active.length ? " where " + active.join("; ") : "");
     document.getElementById("page").textContent = "page " + (page + 1) + " of " + pages;
     const body = document.querySelector("#runs tbody");
     body.replaceChildren(...kept.slice(page * PAGE, (page + 1) * PAGE).map(line));
