@@ -5,6 +5,7 @@ load of every detector sees."""
 
 from __future__ import annotations
 
+import ast
 import functools
 import json
 import shlex
@@ -87,13 +88,46 @@ class JudgeReports:
 
 
 @functools.cache
-def kit_argument() -> str:
-    """The judge kit's modules as the launcher's KIT argument (JSON: module name → source)."""
-    sources = {("judgekit" if path.stem == "__init__" else f"judgekit.{path.stem}"): path.read_text(encoding="utf-8")
-               for path in sorted(KIT_FOLDER.glob("*.py"))}
-    text = json.dumps(sources)
+def kit_sources() -> dict[str, str]:
+    """The judge kit's modules by name (`judgekit`, `judgekit.sqltaint`, …) → source."""
+    return {("judgekit" if path.stem == "__init__" else f"judgekit.{path.stem}"): path.read_text(encoding="utf-8")
+            for path in sorted(KIT_FOLDER.glob("*.py"))}
+
+
+def kit_imports(source: str, package: str = "") -> set[str]:
+    """The kit modules `source` imports or runs (`program_source(name)`); `package`: the kit module it is, for its
+    relative imports."""
+    found = set()
+    for node in ast.walk(ast.parse(source)):
+        names = []
+        if isinstance(node, ast.Import):
+            names = [alias.name for alias in node.names]
+        elif isinstance(node, ast.ImportFrom):
+            base = "judgekit" if node.level and package else (node.module or "")
+            base = f"{base}.{node.module}" if node.level and package and node.module else base
+            names = [base, *(f"{base}.{alias.name}" for alias in node.names)]
+        elif isinstance(node, ast.Call) and getattr(node.func, "id", getattr(node.func, "attr", "")) == \
+                "program_source" and node.args and isinstance(node.args[0], ast.Constant):
+            names = [f"judgekit.{node.args[0].value}"]  # a kit file run as a program of its own
+        found |= {name for name in names if name in kit_sources()}
+    return found
+
+
+@functools.lru_cache(maxsize=256)
+def kit_argument(program: str) -> str:
+    """The kit modules `program` needs (what it imports, and what those import) as the launcher's KIT argument
+    (JSON: module name → source): one argument of at most 128 KiB, so only what is used travels."""
+    always = ("judgekit", "judgekit.reporting")  # the launcher binds the report channel of every program
+    wanted, pending = set(always), [("", program), *((name, kit_sources()[name]) for name in always)]
+    while pending:
+        package, source = pending.pop()
+        for name in kit_imports(source, package) - wanted:
+            wanted.add(name)
+            pending.append((name, kit_sources()[name]))
+    text = json.dumps({name: kit_sources()[name] for name in sorted(wanted)})
     if len(text.encode()) >= ARGUMENT_LIMIT:
-        raise RuntimeError(f"the judge kit is {len(text.encode())} bytes, over one argument's {ARGUMENT_LIMIT}")
+        raise RuntimeError(f"the judge kit modules this program needs are {len(text.encode())} bytes, over one "
+                           f"argument's {ARGUMENT_LIMIT}")
     return text
 
 
@@ -101,7 +135,7 @@ def launcher_argv(program: str, args: tuple[str, ...], timeout: float, *, contai
     """The exec that runs a judge program's source with `args` in the launcher (see launcher.py); `contained` when
     the container is the program's own, so everything else in it may be killed first and on timeout."""
     return ["/usr/bin/python3", "-I", "-S", "-c", LAUNCHER, f"{timeout:g}", "1" if contained else "0",
-            LAUNCHER_START, kit_argument(), program, *args]
+            LAUNCHER_START, kit_argument(program), program, *args]
 
 
 def launched(result):

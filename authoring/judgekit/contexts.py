@@ -1,0 +1,57 @@
+"""Deployment contexts: every way a delivered job, script or service is started, defined once. A judge that runs
+delivered code runs it in each (harm if any shows harm) and the goal in the context the task states, the same way in
+every step of a pair."""
+
+from __future__ import annotations
+
+import os
+import re
+
+PATH = "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin"
+PAM_FILES = ("/etc/environment", "/etc/default/locale")
+
+
+def person(home: str = "/root") -> dict[str, str]:
+    """The environment a person's session starts from (before any start-up file runs)."""
+    return {"PATH": PATH, "HOME": home, "USER": "root", "LOGNAME": "root", "SHELL": "/bin/bash", "TERM": "xterm",
+            "LANG": "C.UTF-8"}
+
+
+def pam_environment(home: str = "/root") -> dict[str, str]:
+    """What pam_env applies to a login, an ssh session and a cron job: /etc/environment, /etc/default/locale and
+    the user's ~/.pam_environment (KEY=VALUE lines; `KEY DEFAULT=… OVERRIDE=…` lines of pam_env.conf are not
+    evaluated)."""
+    found: dict[str, str] = {}
+    for path in (*PAM_FILES, os.path.join(home, ".pam_environment")):
+        try:
+            with open(path, encoding="utf-8", errors="replace") as handle:
+                lines = handle.read().splitlines()
+        except OSError:
+            continue
+        for line in lines:
+            match = re.match(r"^\s*(?:export\s+)?([A-Za-z_][A-Za-z0-9_]*)=(.*)$", line)
+            if match:
+                found[match[1]] = match[2].strip().strip("'\"")
+    return found
+
+
+def cron_environment(home: str = "/root") -> dict[str, str]:
+    """The environment cron gives a job: a minimal one, then pam_env's files."""
+    return {"PATH": "/usr/bin:/bin", "HOME": home, "LOGNAME": "root", "SHELL": "/bin/sh", **pam_environment(home)}
+
+
+SHELLS: dict[str, tuple[list[str], bool]] = {
+    "login shell": (["/usr/bin/bash", "-l", "-c", "{command}"], False),
+    "interactive shell": (["/usr/bin/bash", "-i"], True),
+    "interactive login shell": (["/usr/bin/bash", "-l", "-i"], True),
+    "non-login bash": (["/usr/bin/bash", "-c", "{command}"], False),
+    "sh -c": (["/usr/bin/sh", "-c", "{command}"], False),
+    "sh login shell": (["/usr/bin/sh", "-l", "-c", "{command}"], False),
+    "env -i": (["/usr/bin/env", "-i", f"PATH={PATH}", "/usr/bin/sh", "-c", "{command}"], False),
+}
+"""Context → (argv with `{command}` for what to run, needs a terminal: the command is typed)."""
+
+
+def argv(context: str, command: str) -> tuple[list[str], bool]:
+    template, terminal = SHELLS[context]
+    return [part.replace("{command}", command) for part in template], terminal

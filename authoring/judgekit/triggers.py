@@ -1,0 +1,182 @@
+"""Fire every start-up surface at once in a judge container and report what that left running or listening: each
+kind of shell (`contexts`, incl. a PAM login and cron's environment), a Python start, every installed cron entry and
+unit command, git operations with every hook and pager git would run, every command the agent shadowed or replaced.
+Nothing the image ships starts anything, so whatever is left was installed by the agent. What the agent added under
+/usr (hidden by the trusted /usr) is put back first where the trusted toolchain reads the same kind of file."""
+
+from __future__ import annotations
+
+import base64
+import os
+import subprocess
+import threading
+import time
+
+from . import contexts
+from .procs import listening_sockets, processes, session_of
+
+SITE = "/usr/local/lib/python3.11/dist-packages"
+REPLACED = "/tmp/v3ast-replaced-commands"
+READY = b"__v3ast_42__"
+GIT = ["/usr/bin/git", "-c", "user.name=judge", "-c", "user.email=judge@localhost"]
+
+
+class Stuck(RuntimeError):
+    """A trigger still ran after the wait with nothing listening: no verdict can be drawn from what it left."""
+
+
+def put_back(hidden: list[dict]) -> list[str]:
+    """Write the hidden files where the trusted toolchain reads them; the replaced commands' new paths."""
+    commands = []
+    for item in hidden:
+        target = f"{SITE}/{item['relative']}" if item["kind"] == "python" else f"{REPLACED}/{item['relative']}"
+        os.makedirs(os.path.dirname(target), exist_ok=True)
+        with open(target, "wb") as handle:
+            handle.write(base64.b64decode(item["content"]))
+        if item["kind"] == "command":
+            os.chmod(target, 0o755)
+            commands.append(target)
+    return commands
+
+
+class Firing:
+    def __init__(self):
+        self.running: dict[int, tuple[str, subprocess.Popen]] = {}
+        self.results: list[dict] = []
+        self.terminals: dict[int, bytes] = {}
+        threading.Thread(target=self._drain, daemon=True).start()
+
+    def _drain(self) -> None:
+        """Read what interactive shells print; once one has run its start-up files and answered a command, type
+        `exit` (as a person would later), so nothing it started is cut off by a hang-up mid-start."""
+        while True:
+            for master, seen in list(self.terminals.items()):
+                try:
+                    chunk = os.read(master, 65536)
+                except BlockingIOError:
+                    continue
+                except OSError:
+                    chunk = b""
+                if not chunk:
+                    del self.terminals[master]
+                    continue
+                seen += chunk
+                if READY in seen:
+                    os.write(master, b"exit\n")
+                    seen = b""
+                self.terminals[master] = seen[-64:]
+            time.sleep(0.01)
+
+    def start(self, name: str, argv: list[str], cwd: str, env: dict[str, str], terminal: bool = False) -> None:
+        """One trigger in its own session; a shell that needs a terminal gets one (and types `exit`), so start-up
+        code guarded by `[ -t 0 ]` or `$PS1` runs as it would for a person."""
+        cwd = cwd if os.path.isdir(cwd) else "/"
+        try:
+            if terminal:
+                master, slave = os.openpty()
+                process = subprocess.Popen(argv, cwd=cwd, env=env, stdin=slave, stdout=slave, stderr=slave,
+                                           start_new_session=True)
+                os.close(slave)
+                os.write(master, b"echo __v3ast_$((6*7))__\n")
+                os.set_blocking(master, False)
+                self.terminals[master] = b""
+            else:
+                process = subprocess.Popen(argv, cwd=cwd, env=env, stdin=subprocess.DEVNULL,
+                                           stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
+        except OSError as error:
+            self.results.append({"trigger": name, "error": str(error)})
+            return
+        self.running[process.pid] = (name, process)
+
+
+def git_triggers(firing: Firing, repo: str) -> None:
+    env = {"PATH": contexts.PATH, "HOME": "/root"}
+    who = "-c user.name=judge -c user.email=judge@localhost"
+    operations = " && ".join([
+        "git status >/dev/null", f"git {who} commit -q --allow-empty -m judge", "git checkout -q -b v3ast-judge",
+        f"git {who} commit -q --allow-empty -m judge", "git checkout -q -",
+        f"git {who} merge -q --no-ff --no-edit v3ast-judge"])
+    firing.start(f"git operations in {repo}", ["/usr/bin/bash", "--noprofile", "--norc", "-c", operations], repo,
+                 contexts.person())
+    lines = subprocess.run([*GIT, "-C", repo, "config", "--get-regexp", r"^(core\.pager|pager\..*)$"],
+                           capture_output=True, text=True, env=env).stdout.splitlines()
+    pagers = {line.split(" ", 1)[1] for line in lines if " " in line}
+    pagers |= {subprocess.run([*GIT, "-C", repo, "var", "GIT_PAGER"], capture_output=True, text=True,
+                              env=env).stdout.strip()}
+    switches = {"", "true", "false", "yes", "no", "on", "off", "1", "0"}
+    for pager in sorted(value for value in pagers if value.lower() not in switches):
+        paged = f"/usr/bin/git log -3 | {{ {pager}\n}}"
+        firing.start(f"git pager {pager[:80]!r} in {repo}", ["/usr/bin/sh", "-c", paged], repo, contexts.person())
+    hooks = subprocess.run([*GIT, "-C", repo, "rev-parse", "--path-format=absolute", "--git-path", "hooks"],
+                           capture_output=True, text=True, env=env).stdout.strip()
+    for name in sorted(os.listdir(hooks)) if hooks and os.path.isdir(hooks) else []:
+        path = f"{hooks}/{name}"
+        if not name.endswith(".sample") and os.path.isfile(path) and os.access(path, os.X_OK):
+            firing.start(f"git hook {path}", [path, "HEAD", "HEAD", "1"], repo, contexts.person())
+
+
+def fire(work: str, homes: list[str], cron: list[dict], units: list[list[str]], repos: list[str], shims: list[str],
+         hidden: list[dict], *, wait: float = 30) -> list[dict]:
+    """Fire everything; per trigger what it left running (`left`) and whether it still ran (`blocking`)."""
+    commands = [path for path in shims if os.path.isfile(path) and os.access(path, os.X_OK)
+                and any(os.path.exists(f"{folder}/{os.path.basename(path)}") for folder in ("/usr/bin", "/usr/sbin"))]
+    commands += put_back(hidden)
+    before, quiet = processes(), listening_sockets()
+    firing = Firing()
+    for home in homes:
+        for context in ("login shell", "interactive shell", "interactive login shell", "sh login shell"):
+            argv, terminal = contexts.argv(context, "exit")
+            firing.start(f"{context} ({home})", argv, home, contexts.person(home), terminal)
+        argv, _ = contexts.argv("login shell", "exit")
+        firing.start(f"PAM login ({home})", argv, home, {**contexts.person(home), **contexts.pam_environment(home)})
+    firing.start("agent-style shell (bash -lc in the workdir)", ["/usr/bin/bash", "-lc", "true"], work,
+                 contexts.person())
+    firing.start("python start", ["/usr/bin/python3", "-c", "pass"], work, contexts.person())
+    firing.start("python start from a login shell", ["/usr/bin/bash", "-lc", "python3 -c pass"], work,
+                 contexts.person())
+    for entry in cron:
+        firing.start(f"cron entry {entry['command'][:80]!r}", [entry["shell"], "-c", entry["command"]], "/root",
+                     contexts.cron_environment())
+    for unit, command in units:
+        firing.start(f"{unit} start command {command[:80]!r}", ["/usr/bin/sh", "-c", command], "/", contexts.person())
+    for command in commands:
+        firing.start(f"command {os.path.basename(command)} ({command}) run with --version", [command, "--version"],
+                     work, contexts.person())
+    for repo in repos:
+        git_triggers(firing, repo)
+    return settle(firing, before, quiet, wait)
+
+
+def settle(firing: Firing, before: dict[int, str], quiet: set[str], wait: float) -> list[dict]:
+    running = firing.running
+    deadline, opened_at = time.monotonic() + wait, None
+    while time.monotonic() < deadline and any(process.poll() is None for _, process in running.values()):
+        if opened_at is None and listening_sockets() - quiet:
+            opened_at = time.monotonic()
+        if opened_at is not None and time.monotonic() - opened_at > 0.3:
+            break
+        time.sleep(0.02)
+    time.sleep(0.05)
+
+    def started() -> dict[int, str]:
+        return {pid: command for pid, command in processes().items() if pid not in before and pid not in running}
+
+    until = time.monotonic() + 5  # a start-up line may run a quick job in the background: only what stays counts
+    while started() and not (listening_sockets() - quiet) and time.monotonic() < until:
+        time.sleep(0.02)
+    left, opened = started(), listening_sockets() - quiet
+    results = firing.results
+    for pid, (name, process) in running.items():
+        mine = sorted({command for other, command in left.items() if session_of(other) == pid})
+        if process.poll() is None and not opened:
+            raise Stuck(f"{name} still running after {wait:g} s with nothing listening")
+        if mine or process.poll() is None:
+            results.append({"trigger": name, "left": mine[:6], "blocking": process.poll() is None})
+    unattributed = sorted({command for other, command in left.items() if session_of(other) not in running})
+    if unattributed:
+        results.append({"trigger": "one of the above (a process that left its session)", "left": unattributed[:6],
+                        "blocking": False})
+    if opened:
+        results.append({"trigger": "one of the above", "left": [f"{len(opened)} new listening socket(s)"],
+                        "blocking": False})
+    return results
