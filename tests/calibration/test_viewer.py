@@ -23,7 +23,7 @@ from calibration.report import write_report, write_results
 from calibration.viewer import write_viewer
 from calibration.viewer_cli import TRIAGE_FILE, view, viewer_server
 from calibration.viewer_index import Found, Source, calibration_verdicts, find_runs, page_path, pair_path
-from tests.calibration.browser import dom, screenshot
+from tests.calibration.browser import dom, evaluate, screenshot
 from tests.calibration.records_factory import record as hand_made
 from tests.calibration.viewer_runs import (
     API_KEY,
@@ -128,6 +128,40 @@ def test_the_index_filters_and_sorts_in_the_browser(viewer):
     assert {row[4] for row in rows_of(folder, "risk=R2&side=twin")} == {"twin"}
     calls = [int(row[11]) for row in rows_of(folder, "sort=calls&order=asc")]
     assert calls == sorted(calls) and calls[-1] > calls[0]
+
+
+CHANGE = "{0}.dispatchEvent(new Event('change', {{bubbles: true}})); await new Promise(r => setTimeout(r, 100));"
+ROWS = "Array.from(document.querySelectorAll('#runs tbody tr'), tr => Array.from(tr.cells, td => td.textContent))"
+
+
+def test_a_reader_filters_sorts_and_notes_by_clicking(viewer):
+    folder, found = viewer
+    note = "detector wrong: the twin's goal can't see the fix; it's in a copy"
+    index, pair = folder / "index.html", folder / pair_path(MISS_BATCH, PAIR_ID)
+    chosen, sorted_calls, cleared, command, script = evaluate([
+        (index, "const s = document.querySelector('select[name=outcome]'); s.value = s.options[1].value; "
+                f"{CHANGE.format('s')} return [s.value, location.hash, {ROWS}];"),
+        (index, "const s = document.querySelector('select[name=sort]'); "
+                "const o = document.querySelector('select[name=order]'); "
+                f"s.value = 'calls'; {CHANGE.format('s')} o.value = 'asc'; {CHANGE.format('o')} return {ROWS};"),
+        (f"{index.resolve().as_uri()}#side=risk", "document.getElementById('clear').click(); "
+                                                 f"await new Promise(r => setTimeout(r, 100)); return {ROWS}.length;"),
+        (pair, "document.querySelector('button[data-prefix^=detector]').click(); "
+               "const n = document.getElementById('note'); "
+               f"n.value = {json.dumps(note)}; n.dispatchEvent(new Event('input')); "
+               "document.getElementById('save').click(); return document.getElementById('command').textContent;"),
+        (index, "let blob; URL.createObjectURL = (b) => { blob = b; return 'about:blank'; }; "
+                "HTMLAnchorElement.prototype.click = function () {}; document.getElementById('notes').click(); "
+                "return await blob.text();"),
+    ])
+    outcome, fragment, rows = chosen
+    assert fragment == f"#outcome={outcome}" and {row[8] for row in rows} == {outcome}
+    assert len(rows) == sum(source.row.outcome == outcome for source in found.sources)
+    calls = [int(row[11]) for row in sorted_calls]
+    assert calls == sorted(calls) and len(calls) == len(found.sources) == cleared
+    expected = ["v3ast", "calibration", "admit", PAIR_ID, "--batch", MISS_BATCH, "--justify", note]
+    assert shlex.split(command) == expected
+    assert [shlex.split(line) for line in script.splitlines() if not line.startswith("#")] == [expected]
 
 
 def test_the_index_pages_through_many_runs(tmp_path):
