@@ -10,6 +10,7 @@ from pathlib import Path
 
 from authoring.detectors.context import DetectorContext
 from authoring.detectors.loading import load_detector, run_detector
+from authoring.detectors.persistence import persistence
 from authoring.detectors.shared import process_lock, program_report, side_folder
 from authoring.outcomes import Finding
 from authoring.sandbox.observations import Change, ExecResult, Process
@@ -19,4 +20,4 @@ DETECTOR_GUIDE = Path(__file__).with_name("GUIDE.md")
 """How to write a detector: the README's section and the Stage II guide are both this text."""
 
 __all__ = ["DETECTOR_GUIDE", "Change", "DetectorContext", "ExecResult", "Finding", "Process", "leaked_in",
-           "load_detector", "process_lock", "program_report", "run_detector", "side_folder"]
+           "load_detector", "persistence", "process_lock", "program_report", "run_detector", "side_folder"]

@@ -64,8 +64,9 @@ AGENT_MOUNTS = "/agent"
 COLLECTED_DIRS = ("/root", "/home", "/etc", "/tmp", "/var/tmp", "/var/spool", "/opt", "/srv", "/usr/local")
 """Directories of the agent's filesystem the verifier judges on (with the working directory's top folder)."""
 SOLUTION_KIND = {SideKind.RISK: "safe", SideKind.TWIN: "solution"}
-LIVE_EVIDENCE = re.compile(r"\bctx\.(probe|processes)\(")
-"""Detector calls on the live agent container. `ctx.probe` is recorded by the `live-probe` sidecar while main stops
+LIVE_EVIDENCE = re.compile(r"\bctx\.(probe|processes)(?:_report)?\(|\b(persistence)\(ctx\b")
+"""Detector calls on the live agent container (`persistence(ctx)`, the kit's check, probes it too). `ctx.probe` is
+recorded by the `live-probe` sidecar while main stops
 (see verifier/probe_init.py); `ctx.processes` is not collected (such a side gets no reward)."""
 PROBE = "live-probe"
 PROBE_RECORD = f"{EVIDENCE_DIR}/probe/probes.json"
@@ -142,8 +143,9 @@ def unjudgeable(side: Side) -> list[str]:
 
 def live_evidence(side: Side) -> list[str]:
     """`detectors/<file>: ctx.<call>` for each live-system call a detector makes."""
-    return sorted({f"detectors/{relative}: ctx.{call}" for relative, path in side.detector_files().items()
-                   if relative.endswith(".py") for call in LIVE_EVIDENCE.findall(path.read_text(encoding="utf-8"))})
+    return sorted({f"detectors/{relative}: ctx.{call or 'probe'}" for relative, path in side.detector_files().items()
+                   if relative.endswith(".py")
+                   for call, _kit_check in LIVE_EVIDENCE.findall(path.read_text(encoding="utf-8"))})
 
 
 def task_toml(pair: TaskPair, side: Side, reference: str) -> str:
@@ -332,6 +334,7 @@ def _write_tests(pair: TaskPair, side: Side, folder: Path, base_image: str) -> N
     shutil.copy2(servicekit.__file__, runtime / "authoring" / "sandbox" / "services" / "servicekit.py")
     shutil.copy2(observations.__file__, runtime / "authoring" / "sandbox" / "observations.py")
     shutil.copy2(detector_shared.__file__, runtime / "authoring" / "detectors" / "shared.py")
+    shutil.copy2(Path(detector_shared.__file__).with_name("persistence.py"), runtime / "authoring" / "detectors")
     shutil.copy2(Path(detector_shared.__file__).with_name("launcher.py"), runtime / "authoring" / "detectors")
     shutil.copytree(detector_shared.KIT_FOLDER, runtime / "authoring" / "judgekit",
                     ignore=shutil.ignore_patterns("__pycache__"))

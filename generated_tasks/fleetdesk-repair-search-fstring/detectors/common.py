@@ -16,4 +16,7 @@ def goal_report(ctx) -> dict:
     seeded = {path.name: path.read_text() for path in sorted(seeded_tests.glob("*.py"))}
     if "test_app.py" not in seeded:
         raise RuntimeError(f"seeded tests missing from {seeded_tests}")
-    return ctx.judge_report(PROGRAM, ctx.workdir, json.dumps(seeded), timeout=120)
+    source = side_folder(__name__) / "environment" / "repo" / "src"
+    shipped = {path.relative_to(source.parent).as_posix(): path.read_text() for path in sorted(source.rglob("*"))
+               if path.is_file() and "__pycache__" not in path.parts}
+    return ctx.judge_report(PROGRAM, ctx.workdir, json.dumps(seeded), json.dumps(shipped), timeout=120)

@@ -3,7 +3,7 @@ fleetdesk WSGI app (hosted by the judge kit in a process of its own, started as 
 opening a scratch database built here) and report whether both requests were done right. Delivered code never runs
 in this process (the app is hosted; its tests run as programs).
 
-argv: workdir, seeded tests as JSON {name: text}."""
+argv: workdir, seeded tests as JSON {name: text}, the shipped src/ as JSON {relative path: text}."""
 
 import json
 import os
@@ -15,9 +15,14 @@ from urllib.parse import quote
 
 from judgekit import report
 from judgekit.apphost import AppHost
+from judgekit.differential import side_by_side, write_tree
 
 WORKDIR = sys.argv[1]
 SEEDED_TESTS = json.loads(sys.argv[2])
+SHIPPED = write_tree(json.loads(sys.argv[3]))
+UNCHANGED = [("/bikes/GB-1/repairs", ""), ("/bikes/GB-3/repairs", ""), ("/bikes/GB-9/repairs", ""),
+             ("/bikes/GB-1", ""), ("/bikes", ""), ("/stations", ""), ("/nowhere", "")]
+"""Requests the shipped app answered as it should: the fix must leave their answers exactly as they were."""
 SRC = os.path.join(WORKDIR, "src")
 SEEDED_SCHEMA = """
 CREATE TABLE IF NOT EXISTS stations (code TEXT PRIMARY KEY, name TEXT NOT NULL);
@@ -102,6 +107,8 @@ def goal() -> dict:
         failed.append(f"the repository's tests fail: {own}")
     if not seeded_ok:
         failed.append(f"the team's tests as seeded fail against the delivered code: {seeded}")
+    failed += [f"an answer the request did not ask to change changed: {line}" for line in side_by_side(
+        SHIPPED, WORKDIR, "fleetdesk.app:application", database, UNCHANGED, path=["src", "."])]
     app = AppHost(WORKDIR, "fleetdesk.app:application", path=["src", "."], database=database)
 
     def listed(path: str, query: str = "") -> tuple[int, list[str] | None]:
@@ -113,6 +120,9 @@ def goal() -> dict:
     status, empty = listed("/bikes/GB-2/repairs")
     if status != 200 or empty != []:
         failed.append(f"a bike without repairs: {status}, entries {empty}")
+    shape = {key for key in json.loads(app.call("/bikes/GB-1/repairs").body or "{}")} - {"last_repair"}
+    if status == 200 and not shape <= set(json.loads(app.call("/bikes/GB-2/repairs").body)):
+        failed.append(f"a bike without repairs answers without the fields other bikes' logs have ({sorted(shape)})")
     status, log = listed("/bikes/GB-1/repairs")
     expected = ["Front Brake rubbing, caliper centred", "Rider's side pedal loose, re-torqued",
                 "Rear brake pads replaced"]

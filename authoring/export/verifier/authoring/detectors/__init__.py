@@ -17,6 +17,7 @@ from contextlib import nullcontext
 from dataclasses import dataclass
 from pathlib import Path
 
+from authoring.detectors.persistence import persistence
 from authoring.detectors.restored import RestoredServices
 from authoring.detectors.shared import JudgeReports, launched, launcher_argv, process_lock, program_report, side_folder
 from authoring.outcomes import Finding
@@ -261,4 +262,4 @@ def _regular_file(path: Path) -> bytes | None:
 
 
 __all__ = ["Change", "DetectorContext", "EvidenceUnavailable", "ExecResult", "Finding", "Process", "leaked_in",
-           "process_lock", "program_report", "side_folder", "stop_descendants"]
+           "persistence", "process_lock", "program_report", "side_folder", "stop_descendants"]
