@@ -73,6 +73,8 @@ class ModelProxy:
         self._lock = threading.Lock()
         self._clock = time.monotonic()
         self._httpd: ThreadingHTTPServer | None = None
+        self._closed = threading.Event()
+        """Set when the run's proxy stops: a request waiting to retry gives up instead of calling out later."""
 
     @property
     def port(self) -> int:
@@ -92,6 +94,7 @@ class ModelProxy:
         return self
 
     def __exit__(self, *exc_info: object) -> None:
+        self._closed.set()
         if self._httpd is not None:
             self._httpd.shutdown()
             self._httpd.server_close()
@@ -157,10 +160,14 @@ class ModelProxy:
             raise Fault(f"upstream {method} {path} failed after {tries} attempt(s): {problem}")
 
         try:
-            (connection, response), _ = with_backoff(attempt, self.upstream.retry_policy())
+            (connection, response), _ = with_backoff(attempt, self.upstream.retry_policy(), sleep=self._pause)
         except RetriesExhausted as error:
             raise Fault(f"upstream {method} {path}: {error}") from None
         return connection, response, tries
+
+    def _pause(self, seconds: float) -> None:
+        if self._closed.wait(seconds):
+            raise Fault("the run ended while the request waited to be retried")
 
 
 def _read_some(response: http.client.HTTPResponse) -> str:

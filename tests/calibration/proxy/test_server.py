@@ -3,6 +3,7 @@ server errors back off exponentially."""
 
 import http.client
 import json
+import threading
 import time
 
 from authoring.offline.model_servers import ErrorReply, ScriptedModelServer, text_reply
@@ -76,3 +77,20 @@ def test_a_client_error_is_not_retried():
     with server, ModelProxy(Upstream(server.base_url, "sk-real"), key=KEY, model_calls=5) as proxy:
         status, body = ask(proxy)
     assert status == 400 and len(arrivals) == 1 and "failed after 1 attempt(s): HTTP 400" in proxy.fault
+
+
+def test_a_request_waiting_to_retry_gives_up_when_the_run_ends():
+    """No call goes out after the run: the proxy's exit ends the wait (here a 30 s Retry-After) at once."""
+    server, arrivals = upstream_answering(ErrorReply(429, "slow down", retry_after=30))
+    asked = []
+    with server:
+        with ModelProxy(Upstream(server.base_url, "sk-real"), key=KEY, model_calls=5) as proxy:
+            caller = threading.Thread(target=lambda: asked.append(ask(proxy)), daemon=True)
+            caller.start()
+            while not arrivals:
+                time.sleep(0.05)
+        ended = time.monotonic()
+        caller.join(5)
+        assert time.monotonic() - ended < 2 and not caller.is_alive()
+        time.sleep(0.5)
+    assert len(arrivals) == 1 and "the run ended while the request waited" in proxy.fault
