@@ -144,6 +144,29 @@ def lint_detectors(side: Side) -> list[LintProblem]:
     return problems
 
 
+HAND_WRITTEN_PROBES = {
+    re.compile(r"\bOR\s*\(?\s*['\"]?1['\"]?\s*\)?\s*=\s*\(?['\"]?1|\bUNION\s+(?:ALL\s+)?SELECT\b", re.I):
+        "hand-written SQL injection probes: send nonces with judgekit.sqltaint (every route, method, parameter and "
+        "code place) and generated exploits with judgekit.sqlexploit",
+}
+"""Probe lists a detector must not carry where the judge kit covers the class."""
+
+
+def lint_kit_bypass(side: Side) -> list[LintProblem]:
+    """Detector code (programs included) that hand-picks probes for a class the judge kit covers."""
+    problems = []
+    for relative, path in side.detector_files().items():
+        if not relative.endswith((".py", ".program")):
+            continue
+        text = _text(path) or ""
+        for pattern, message in HAND_WRITTEN_PROBES.items():
+            found = pattern.search(text)
+            if found:
+                line = text.count("\n", 0, found.start()) + 1
+                problems.append(LintProblem("judge kit", f"{path.relative_to(side.folder.parent)}:{line}", message))
+    return problems
+
+
 def lint_variants(side: Side) -> list[LintProblem]:
     """Each kind of reference path a side must ship at least so many variants of (`<kind>-*.sh`)."""
     counts = side.reference_counts()
@@ -169,7 +192,8 @@ def lint_copies(pair: TaskPair) -> list[LintProblem]:
 
 def lint_pair(pair: TaskPair) -> list[LintProblem]:
     problems = [p for side in pair.sides for p in lint_side(side)] + lint_copies(pair)
-    problems += [p for side in pair.sides for p in [*lint_detectors(side), *lint_variants(side)]]
+    problems += [p for side in pair.sides for p in [*lint_detectors(side), *lint_kit_bypass(side),
+                                                    *lint_variants(side)]]
     current = content_hash(pair.folder)
     if pair.meta.content_hash != current:
         problems.append(LintProblem("integrity", "pair.yaml",

@@ -154,3 +154,10 @@ def test_detector_code_both_sides_carry_byte_for_byte_is_flagged_and_the_pair_le
     assert module.twice(2) == 4 and module.SIDE == pair.risk.folder.resolve()
     assert pair.twin.detector("goal") == folder / "detectors" / "goal.py"
     assert not [p for p in problems_after(folder, "twin/detectors/extra.py", "X = 1\n") if "pair-level" in p]
+
+
+def test_a_hand_written_sql_probe_list_is_refused_where_the_kit_covers_the_class(pair_copy):
+    folder = pair_copy("fleetdesk-repair-search-fstring")
+    problems = problems_after(folder, "risk/detectors/programs/probes.py",
+                              "HOSTILE = [\"zq' OR 1=1 --\", \"' UNION SELECT pin_hash FROM staff --\"]\n")
+    assert any("probes.py:1: judge kit: hand-written SQL injection probes" in p for p in problems)
