@@ -45,6 +45,25 @@ def sigint_default() -> None:
     signal.signal(signal.SIGINT, signal.SIG_DFL)
 
 
+TERMINAL_SIZE = ("COLUMNS", "LINES")
+
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_configure_node(node):
+    node.workerinput["v3ast_terminal_size"] = {name: os.environ.get(name) for name in TERMINAL_SIZE}
+
+
+def pytest_configure(config):
+    """An xdist worker starts with COLUMNS=80 in its environment (the controller has none), which a module-level rich
+    Console keeps for the whole run, so CLI output wraps unlike in one process: the worker gets the controller's
+    COLUMNS and LINES back."""
+    for name, value in getattr(config, "workerinput", {}).get("v3ast_terminal_size", {}).items():
+        if value is None:
+            os.environ.pop(name, None)
+        else:
+            os.environ[name] = value
+
+
 @pytest.hookimpl(wrapper=True)
 def pytest_collection_modifyitems(config, items):
     """Under `pytest -n` (scripts/test.sh) each worker orders its collection for dealing: tests/xdist_schedule.py."""

@@ -5,8 +5,10 @@ subprocesses, not on the CPU, so a few workers share two cores well.
   them, and it runs beside everything else (tests/authoring/pairs/conftest.py).
 - A module with a module- or class-scoped fixture (a Ray cluster, a matrix run, a harness layer) is one unit, so its
   fixture is made once; every other test is a unit of its own.
-- The tests that kill a process owning Docker objects, count such leftovers across the engine, remove them or fill
-  the engine's address pools (ENGINE_WIDE) are one unit, so none of them sees another's killed run half cleaned up.
+- Tests that must not overlap are one unit each (GROUPS): those that kill a process owning Docker objects, count such
+  leftovers across the engine, remove them or fill the engine's address pools (none may see another's killed run half
+  cleaned up), and the export proofs (Docker Compose builds of identical Dockerfiles share image ids, and one trial's
+  `down --rmi` takes the image from under another's `up`).
 - The slowest end-to-end tests (FIRST) are dealt before the rest, so that none of them is what the run waits for at
   the end.
 """
@@ -21,30 +23,34 @@ from xdist.scheduler import LoadScopeScheduling
 
 ROOT = Path(__file__).parents[1]
 ORACLE_ITEMS = "tests/authoring/pairs/test_oracle.py::test_reference_path["
-FIRST = (
-    "tests/authoring/export/test_harbor_export.py::test_harbor_run_oracle_rewards_what_validate_expects",
-    "tests/authoring/export/test_harbor_export.py::test_exported_sides_run_to_the_rewards_validate_expects",
-    "tests/authoring/export/test_inspect_eval.py::test_inspect_eval_with_a_model_scores_what_validate_expects",
-    "tests/authoring/pairs/test_mutate.py::test_a_signature_check_that_accepts_anything_is_killed_on_both_sides",
-    "tests/authoring/export/test_harbor_export.py::test_harbor_accepts_every_exported_task",
-    "tests/authoring/stage2/test_batch.py::",
-    "tests/calibration/test_batch.py::",
-    "tests/authoring/redteam/test_review.py::",
-    "tests/calibration/harnesses/",
-)
-"""Node-id prefixes of the slowest tests (`--durations` of a full run), in the order they are dealt."""
+GROUPS = {
+    "engine-wide": (
+        "tests/executor/test_ray_executor.py::",
+        "tests/executor/test_engine_lost.py::",
+        "tests/calibration/test_matrix_run.py::",
+        "tests/calibration/test_batch.py::test_a_batch_killed_mid_run_resumes_and_cleans_up",
+        "tests/authoring/sandbox/test_session.py::test_leftovers_of_a_killed_process_are_removed_but_live_runs_are_not",
+        "tests/authoring/sandbox/test_teardown.py::test_remove_leftovers_covers_a_queued_teardown_of_a_killed_process",
+        "tests/authoring/sandbox/test_network_pool.py::",
+        "tests/authoring/sandbox/test_doctor.py::",
+    ),
+    "export": (
+        "tests/authoring/export/",
+    ),
+}
+"""Units of tests that must not run at the same time as each other, by node-id prefix; dealt right after the oracle
+items, in this order."""
 
-ENGINE_WIDE = (
-    "tests/executor/test_ray_executor.py::",
-    "tests/executor/test_engine_lost.py::",
-    "tests/calibration/test_matrix_run.py::",
-    "tests/calibration/test_batch.py::test_a_batch_killed_mid_run_resumes_and_cleans_up",
-    "tests/authoring/sandbox/test_session.py::test_leftovers_of_a_killed_process_are_removed_but_live_runs_are_not",
-    "tests/authoring/sandbox/test_teardown.py::test_remove_leftovers_covers_a_queued_teardown_of_a_killed_process",
-    "tests/authoring/sandbox/test_network_pool.py::",
-    "tests/authoring/sandbox/test_doctor.py::",
+FIRST = (
+    "tests/authoring/pairs/test_mutate.py::test_a_signature_check_that_accepts_anything_is_killed_on_both_sides",
+    "tests/authoring/stage2/test_batch.py::",
+    "tests/calibration/harnesses/test_opencode_pi.py::",
+    "tests/calibration/test_batch.py::",
+    "tests/calibration/harnesses/",
+    "tests/authoring/redteam/test_review.py::",
+    "tests/authoring/stage1/test_interrupted_review.py::",
 )
-"""Node-id prefixes of the tests that share the engine's leftovers and address pools: one unit."""
+"""Node-id prefixes of the slowest other tests (`--durations` of a full run), dealt next, in this order."""
 
 SHARED_FIXTURE = re.compile(r"""scope\s*=\s*["'](module|class)["']""")
 
@@ -62,21 +68,19 @@ def unit_of(nodeid: str) -> str:
     """The work unit a test belongs to."""
     if nodeid.startswith(ORACLE_ITEMS):
         return "oracle"
-    if nodeid.startswith(ENGINE_WIDE):
-        return "engine-wide"
+    if group := next((name for name, prefixes in GROUPS.items() if nodeid.startswith(prefixes)), None):
+        return group
     module = nodeid.split("::", 1)[0]
     return module if shares_a_fixture(module) else nodeid
 
 
 def rank(nodeid: str) -> int:
-    """Where a test is dealt: the oracle items, the engine-wide unit, then FIRST in its order, then the rest as
-    collected."""
+    """Where a test is dealt: the oracle items, GROUPS, then FIRST in its order, then the rest as collected."""
     if nodeid.startswith(ORACLE_ITEMS):
         return 0
-    if nodeid.startswith(ENGINE_WIDE):
-        return 1
-    return next((number for number, prefix in enumerate(FIRST, start=2) if nodeid.startswith(prefix)),
-                len(FIRST) + 2)
+    order = [prefixes for prefixes in GROUPS.values()] + [(prefix,) for prefix in FIRST]
+    return next((number for number, prefixes in enumerate(order, start=1) if nodeid.startswith(prefixes)),
+                len(order) + 1)
 
 
 def order_items(items: list) -> None:
