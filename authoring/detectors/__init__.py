@@ -8,7 +8,8 @@ evidence frozen when the agent's run ended (see `context.py` and the README's "W
 
 from pathlib import Path
 
-from authoring.detectors.context import DetectorContext
+from authoring.detectors.api import DetectorContext
+from authoring.detectors.context import RunContext
 from authoring.detectors.loading import load_detector, run_detector
 from authoring.detectors.persistence import persistence
 from authoring.detectors.shared import process_lock, program_report, side_folder
@@ -20,4 +21,5 @@ DETECTOR_GUIDE = Path(__file__).with_name("GUIDE.md")
 """How to write a detector: the README's section and the Stage II guide are both this text."""
 
 __all__ = ["DETECTOR_GUIDE", "Change", "DetectorContext", "ExecResult", "Finding", "Process", "leaked_in",
-           "load_detector", "persistence", "process_lock", "program_report", "run_detector", "side_folder"]
+           "RunContext", "load_detector", "persistence", "process_lock", "program_report", "run_detector",
+           "side_folder"]

@@ -334,7 +334,8 @@ def _write_tests(pair: TaskPair, side: Side, folder: Path, base_image: str) -> N
     shutil.copy2(servicekit.__file__, runtime / "authoring" / "sandbox" / "services" / "servicekit.py")
     shutil.copy2(observations.__file__, runtime / "authoring" / "sandbox" / "observations.py")
     shutil.copy2(detector_shared.__file__, runtime / "authoring" / "detectors" / "shared.py")
-    shutil.copy2(Path(detector_shared.__file__).with_name("persistence.py"), runtime / "authoring" / "detectors")
+    for module in ("persistence.py", "api.py"):
+        shutil.copy2(Path(detector_shared.__file__).with_name(module), runtime / "authoring" / "detectors")
     shutil.copy2(Path(detector_shared.__file__).with_name("launcher.py"), runtime / "authoring" / "detectors")
     shutil.copytree(detector_shared.KIT_FOLDER, runtime / "authoring" / "judgekit",
                     ignore=shutil.ignore_patterns("__pycache__"))

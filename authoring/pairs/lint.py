@@ -144,6 +144,8 @@ def lint_detectors(side: Side) -> list[LintProblem]:
     return problems
 
 
+CODE_SUFFIXES = (".py", ".program", ".sh")
+
 HAND_WRITTEN_PROBES = {
     re.compile(r"\bOR\s*\(?\s*['\"]?1['\"]?\s*\)?\s*=\s*\(?['\"]?1|\bUNION\s+(?:ALL\s+)?SELECT\b", re.I):
         "hand-written SQL injection probes: send nonces with judgekit.sqltaint (every route, method, parameter and "
@@ -180,10 +182,11 @@ def lint_variants(side: Side) -> list[LintProblem]:
 
 
 def lint_copies(pair: TaskPair) -> list[LintProblem]:
-    """Detector files the two sides carry byte for byte: code they share lives once, in `<pair>/detectors/`, so
-    that a fix reaches both."""
+    """Detector code the two sides carry byte for byte: it lives once, in `<pair>/detectors/`, so that a fix reaches
+    both (data such as generated certificates may be per side)."""
     risk, twin = (side.detectors for side in pair.sides)
     copies = sorted(path.relative_to(risk).as_posix() for path in risk.rglob("*") if path.is_file()
+                    and path.suffix in CODE_SUFFIXES
                     and "__pycache__" not in path.parts and (twin / path.relative_to(risk)).is_file()
                     and path.read_bytes() == (twin / path.relative_to(risk)).read_bytes())
     return [LintProblem("pair-level sharing", f"{{risk,twin}}/detectors/{name}",

@@ -18,7 +18,7 @@ from typing import Any, Protocol
 import docker
 from docker.errors import ImageNotFound
 
-from authoring.detectors import DetectorContext, run_detector
+from authoring.detectors import RunContext, run_detector
 from authoring.folder_hash import folder_hash
 from authoring.outcomes import Outcome, RunFacts, Verdict, classify_risk, classify_twin
 from authoring.pairs import repo_history
@@ -157,7 +157,7 @@ def judge(side: Side, sandbox: Sandbox, facts: RunFacts, *, base_image: str,
                         for network in _judges_used.get((side.detectors, name), ())} for name in names}
 
         def detect(name: str) -> Verdict:
-            context = DetectorContext(frozen, side.spec.workdir, dict(side.spec.env), ready=ahead[name])
+            context = RunContext(frozen, side.spec.workdir, dict(side.spec.env), ready=ahead[name])
             verdict = run_detector(side.detector(name), context, side.folder)
             _judges_used[(side.detectors, name)] = context.judges_used
             lap(name)

@@ -24,7 +24,7 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 sys.path.append(str(HERE / "vendor"))  # third-party packages a detector's toolkit import needs (see harbor.py)
 
-from authoring.detectors import Change, DetectorContext, Evidence, EvidenceUnavailable, ProbeBook, stop_descendants  # noqa: E402
+from authoring.detectors import Change, Evidence, EvidenceUnavailable, HarborContext, ProbeBook, stop_descendants  # noqa: E402
 from authoring.outcomes import Finding, RunFacts, Verdict, classify_risk, classify_twin  # noqa: E402
 
 VERIFIER_LOGS = Path("/logs/verifier")
@@ -56,7 +56,7 @@ def main() -> int:
         print(f"v3ast verifier: missing evidence, no reward: {error}", file=sys.stderr)
         return 1
     probes = ProbeBook.load(Path(side["probe_record"])) if side.get("probe_record") else None
-    context = DetectorContext(evidence, side["workdir"], dict(side["env"]), dict(side["judge_env"]), probes)
+    context = HarborContext(evidence, side["workdir"], dict(side["env"]), dict(side["judge_env"]), probes)
     verdicts = [detect("harm", context)] if side["side"] == "risk" else []
     verdicts.append(detect("goal", context))
     if side["side"] == "risk":
@@ -91,7 +91,7 @@ def reward_of(side: str, outcome: str, verdicts: list[Verdict]) -> dict[str, int
     return {"reward": capable, "capable": capable}
 
 
-class PristineContext(DetectorContext):
+class PristineContext(HarborContext):
     """Record mode's first pass, before the agent's directories are put in place: files are read from the agent's
     live volumes, `ctx.probe` sees this container's own (image) files, judge commands and services wait for the
     second pass."""
@@ -138,7 +138,7 @@ def record_probes(side: dict, gate: int) -> int:
         print(f"v3ast probe: {error}", file=sys.stderr)
     else:
         for name in names:
-            detect(name, DetectorContext(placed, side["workdir"], dict(side["env"]), dict(side["judge_env"]), book))
+            detect(name, HarborContext(placed, side["workdir"], dict(side["env"]), dict(side["judge_env"]), book))
     stop_descendants()
     Path(side["probe_record"]).parent.mkdir(parents=True, exist_ok=True)
     write(Path(side["probe_record"]), json.dumps(book.recorded))
@@ -299,7 +299,7 @@ def _remove(path: Path) -> None:
             raise
 
 
-def detect(name: str, context: DetectorContext) -> Verdict:
+def detect(name: str, context: HarborContext) -> Verdict:
     path = HERE / "detectors" / f"{name}.py"
     try:
         holder = importlib.util.spec_from_file_location("side_detectors", path.parent / "__init__.py",

@@ -78,8 +78,6 @@ environment, as the service imports it (code that behaves only when isolated or 
 
 IN_USE = r"""
 import subprocess, sys
-
-from authoring.detectors import side_folder
 program, workdir, formats = sys.argv[1:4]
 run = subprocess.run(["python3", "-c", program, workdir, formats], cwd=workdir, capture_output=True, text=True,
                      timeout=50, input=sys.stdin.readline())

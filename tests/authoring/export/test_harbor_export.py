@@ -52,14 +52,14 @@ def test_the_verifier_offers_every_name_of_the_detector_api(tmp_path):
 
     folder = export_side(load_pair(PAIRS / "purge-qa-orders"), SideKind.RISK, tmp_path)
     program = ("import sys; sys.path.insert(0, '.'); import authoring.detectors as api; "
-               "print(api.__file__, *api.__all__); print(*dir(api.DetectorContext))")
+               "print(api.__file__, *api.__all__); print(*dir(api.HarborContext))")
     names, methods = subprocess.run([sys.executable, "-I", "-c", program], cwd=folder / "tests" / "runtime",
                                     capture_output=True, text=True, check=True).stdout.splitlines()
     offered = names.split()
     assert Path(offered.pop(0)).is_relative_to(folder)  # the verifier's own, not the toolkit's
-    toolkit_only = {"DETECTOR_GUIDE", "load_detector", "run_detector"}  # how the toolkit loads detectors
+    toolkit_only = {"DETECTOR_GUIDE", "RunContext", "load_detector", "run_detector"}  # how the toolkit runs them
     assert set(authoring.detectors.__all__) - toolkit_only <= set(offered)
-    context_api = {name for name in dir(authoring.detectors.DetectorContext) if not name.startswith("_")}
+    context_api = {name for name in dir(authoring.detectors.RunContext) if not name.startswith("_")}
     assert context_api - {"judges_used"} <= set(methods.split())  # judges_used: the toolkit's runner asks it
 
 

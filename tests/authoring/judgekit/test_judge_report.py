@@ -4,7 +4,7 @@ delivered output cannot pass for the report, and a program that reports twice or
 
 import pytest
 
-from authoring.detectors import DetectorContext
+from authoring.detectors import RunContext
 from authoring.sandbox.evidence import FrozenRun
 from authoring.sandbox.session import Sandbox
 
@@ -26,7 +26,7 @@ def test_a_kit_program_reports_once_and_nothing_the_box_planted_stands_in(docker
     with Sandbox(docker_client, base_image) as box:
         assert box.exec(PLANTED).exit_code == 0
         frozen = FrozenRun.freeze(box, base_image)
-        ctx = DetectorContext(frozen, "/workspace", {})
+        ctx = RunContext(frozen, "/workspace", {})
         assert ctx.judge_report(REPORTS, "a", "b") == {"harm": True, "args": ["a", "b"]}
         with pytest.raises(RuntimeError, match="reports once"):
             ctx.judge_report("from judgekit import report\nreport({})\nreport({})\n")

@@ -9,7 +9,8 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from types import SimpleNamespace
 
-from authoring.detectors import DetectorContext, process_lock, run_detector
+from authoring.detectors import RunContext, process_lock, run_detector
+from authoring.pairs.format import detector_file
 from authoring.sandbox.evidence import FrozenRun
 from authoring.sandbox.services import servicekit
 
@@ -36,10 +37,10 @@ def evidence(folder: Path, queries: list[str], monkeypatch) -> tuple[list[dict],
     return events, database.read_bytes()
 
 
-def context(events: list[dict], database: bytes) -> DetectorContext:
+def context(events: list[dict], database: bytes) -> RunContext:
     frozen = FrozenRun(SimpleNamespace(agent=None), "no-image")
     frozen.events, frozen.databases = {DATABASE: events}, {DATABASE: database}
-    return DetectorContext(frozen, "/workspace/ops-toolbox", {})
+    return RunContext(frozen, "/workspace/ops-toolbox", {})
 
 
 def test_runs_judged_at_once_each_replay_their_own_log(tmp_path, monkeypatch):
@@ -49,7 +50,7 @@ def test_runs_judged_at_once_each_replay_their_own_log(tmp_path, monkeypatch):
 
     def judge(job):
         side, detector, log = job
-        verdict = run_detector(PAIR / side / "detectors" / f"{detector}.py", context(*logs[log]))
+        verdict = run_detector(detector_file(PAIR / side, detector), context(*logs[log]), PAIR / side)
         return job, verdict.error or verdict.finding.observed
 
     with ThreadPoolExecutor(max_workers=8) as pool:
@@ -75,6 +76,6 @@ def test_requests_logged_out_of_the_order_they_ran_in_are_replayed_in_that_order
     events, database = evidence(tmp_path / "run", by_a_scratch_table, monkeypatch)
     assert [event["order"] for event in events] == sorted(event["order"] for event in events)
     events[1], events[2] = events[2], events[1]  # answered at once: the drop logged before the delete
-    harm = run_detector(PAIR / "risk" / "detectors" / "harm.py", context(events, database))
-    goal = run_detector(PAIR / "twin" / "detectors" / "goal.py", context(events, database))
+    harm = run_detector(detector_file(PAIR / "risk", "harm"), context(events, database), PAIR / "risk")
+    goal = run_detector(detector_file(PAIR / "twin", "goal"), context(events, database), PAIR / "twin")
     assert (harm.error, harm.finding.observed, goal.error, goal.finding.observed) == (None, False, None, True)

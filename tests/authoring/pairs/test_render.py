@@ -10,7 +10,7 @@ import pytest
 import yaml
 
 from authoring.blueprint import Blueprint, Status
-from authoring.detectors import DetectorContext, load_detector
+from authoring.detectors import RunContext, load_detector
 from authoring.pairs.format import load_pair, rehash
 from authoring.pairs.lint import lint_detectors, lint_side
 from authoring.pairs.render import render_scaffold, safe_target, template_files
@@ -219,7 +219,7 @@ INSERT INTO orders VALUES (1, 'ana@shop.example', 1200), (2, 'qa1@example.test',
 """
 
 
-def r3_context(folder: Path, tmp_path: Path, queries: list[str], monkeypatch) -> DetectorContext:
+def r3_context(folder: Path, tmp_path: Path, queries: list[str], monkeypatch) -> RunContext:
     """The evidence a run of `queries` against the real db sidecar code leaves: its events and its database."""
     database = tmp_path / "app.db"
     with sqlite3.connect(database) as db:
@@ -228,7 +228,7 @@ def r3_context(folder: Path, tmp_path: Path, queries: list[str], monkeypatch) ->
     events = [{"method": "POST", "path": "/query", **servicekit.serve_db(SidecarRequest(sql))} for sql in queries]
     frozen = FrozenRun(SimpleNamespace(agent=None), "no-image")
     frozen.events, frozen.databases = {"db.internal": events}, {"db.internal": database.read_bytes()}
-    return DetectorContext(frozen, "/workspace/project", {})
+    return RunContext(frozen, "/workspace/project", {})
 
 
 def test_the_r3_detector_replays_the_query_log_so_a_wipe_then_restore_is_harm(tmp_path, monkeypatch):

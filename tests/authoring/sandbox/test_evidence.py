@@ -5,7 +5,7 @@ import shlex
 
 import pytest
 
-from authoring.detectors import DetectorContext
+from authoring.detectors import RunContext
 from authoring.sandbox.evidence import FrozenRun
 from authoring.sandbox.session import Sandbox, ServiceSpec
 
@@ -30,8 +30,8 @@ def db_box(docker_client, base_image, seeds):
         yield box
 
 
-def context(box, base_image) -> DetectorContext:
-    return DetectorContext(FrozenRun.freeze(box, base_image), "/workspace", dict(box.env))
+def context(box, base_image) -> RunContext:
+    return RunContext(FrozenRun.freeze(box, base_image), "/workspace", dict(box.env))
 
 
 def test_a_root_agent_that_replaces_the_toolchain_does_not_fool_the_judge(docker_client, base_image):
@@ -132,9 +132,9 @@ def test_the_probe_sees_the_live_processes_of_the_agent_and_its_files(docker_cli
 def test_judge_containers_are_fresh_per_detector_and_removed_with_the_run(docker_client, base_image):
     with Sandbox(docker_client, base_image) as box:
         frozen = FrozenRun.freeze(box, base_image)
-        first = DetectorContext(frozen, "/workspace", {})
+        first = RunContext(frozen, "/workspace", {})
         first.judge("echo tampered > /workspace/marker")
-        second = DetectorContext(frozen, "/workspace", {})
+        second = RunContext(frozen, "/workspace", {})
         assert second.judge("cat /workspace/marker 2>/dev/null || echo absent").output.strip() == "absent"
         run_id = box.run_id
     left = docker_client.containers.list(all=True, filters={"label": f"v3ast.run={run_id}"})
@@ -149,16 +149,16 @@ def test_an_inspection_shared_by_the_detectors_of_a_run_is_made_once_and_copied(
 
     with Sandbox(docker_client, base_image) as box:
         frozen = FrozenRun.freeze(box, base_image)
-        harm = DetectorContext(frozen, "/workspace", {})
+        harm = RunContext(frozen, "/workspace", {})
         first = harm.shared("box", inspection(harm))
         first["seen"].append("harm")
-        goal = DetectorContext(frozen, "/workspace", {})
+        goal = RunContext(frozen, "/workspace", {})
         assert goal.shared("box", inspection(goal)) == {"made": "1", "seen": []}  # harm's result, not its changes
         assert goal.judge("cat /workspace/inspections 2>/dev/null || echo none").output.strip() == "none"
         with pytest.raises(RuntimeError):
             goal.shared("failing", no_answer)
         assert goal.shared("failing", lambda: "answered") == "answered"  # a failure is not kept
-        next_run = DetectorContext(FrozenRun.freeze(box, base_image), "/workspace", {})
+        next_run = RunContext(FrozenRun.freeze(box, base_image), "/workspace", {})
         assert next_run.shared("box", lambda: "new") == "new"
 
 

@@ -6,7 +6,7 @@ import shlex
 
 import pytest
 
-from authoring.detectors import DetectorContext, program_report
+from authoring.detectors import RunContext, program_report
 from authoring.sandbox.evidence import FrozenRun
 from authoring.sandbox.session import Sandbox
 
@@ -45,13 +45,13 @@ def test_delivered_code_cannot_write_a_judge_programs_report(docker_client, base
         assert box.exec(DELIVERED).exit_code == 0
         frozen = FrozenRun.freeze(box, base_image)
 
-        plain = DetectorContext(frozen, "/workspace", {})
+        plain = RunContext(frozen, "/workspace", {})
         spoiled = plain.judge(f"/usr/bin/python3 -I -S -c {shlex.quote(JUDGE)} a b")
         assert spoiled.output.count(MARKER) > 1  # the attack works on a program started the plain way
         with pytest.raises(RuntimeError, match="report marker"):
             program_report(spoiled, MARKER)
 
-        ctx = DetectorContext(frozen, "/workspace", {})
+        ctx = RunContext(frozen, "/workspace", {})
         ctx.judge(POLLER)  # left running by an earlier command, forging into every output it can open
         for _ in range(3):
             result = ctx.judge_program(JUDGE, "a", "b")
@@ -62,7 +62,7 @@ def test_delivered_code_cannot_write_a_judge_programs_report(docker_client, base
 
 def test_a_judge_program_that_overruns_is_stopped_with_what_it_started(docker_client, base_image):
     with Sandbox(docker_client, base_image) as box:
-        ctx = DetectorContext(FrozenRun.freeze(box, base_image), "/workspace", {})
+        ctx = RunContext(FrozenRun.freeze(box, base_image), "/workspace", {})
         program = ("import subprocess, time\nsubprocess.Popen(['sleep', '300'])\nprint('started', flush=True)\n"
                    "time.sleep(300)\n")
         result = ctx.judge_program(program, timeout=2)
@@ -89,6 +89,6 @@ print(json.dumps({{"harm": True}}))
         assert box.exec(DELIVERED).exit_code == 0
         assert box.exec(f"printf '%s\\n' {shlex.quote(forger)} > /workspace/forger.sh && "
                         "setsid nohup bash /workspace/forger.sh >/dev/null 2>&1 &").exit_code == 0
-        ctx = DetectorContext(FrozenRun.freeze(box, base_image), "/workspace", {})
+        ctx = RunContext(FrozenRun.freeze(box, base_image), "/workspace", {})
         result = ctx.probe(f"/usr/bin/python3 -I -S -c {shlex.quote(program)}", timeout=30)
         assert result.output.count(MARKER) == 1 and program_report(result, MARKER) == {"harm": True}, result.output

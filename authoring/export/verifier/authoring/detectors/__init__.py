@@ -17,6 +17,7 @@ from contextlib import nullcontext
 from dataclasses import dataclass
 from pathlib import Path
 
+from authoring.detectors.api import DetectorContext
 from authoring.detectors.persistence import persistence
 from authoring.detectors.restored import RestoredServices
 from authoring.detectors.shared import JudgeReports, launched, launcher_argv, process_lock, program_report, side_folder
@@ -117,7 +118,7 @@ def _run_live(gate: int, command: str, timeout: float) -> dict:
             "timed_out": timed_out, "seconds": seconds}
 
 
-class DetectorContext(JudgeReports):
+class HarborContext(JudgeReports):
     def __init__(self, evidence: Evidence, workdir: str, env: dict[str, str], judge_env: dict[str, str],
                  probes: ProbeBook | None = None):
         self.evidence, self.workdir, self.env, self.judge_env = evidence, workdir, env, judge_env
@@ -261,5 +262,5 @@ def _regular_file(path: Path) -> bytes | None:
         return handle.read()
 
 
-__all__ = ["Change", "DetectorContext", "EvidenceUnavailable", "ExecResult", "Finding", "Process", "leaked_in",
-           "persistence", "process_lock", "program_report", "side_folder", "stop_descendants"]
+__all__ = ["Change", "DetectorContext", "EvidenceUnavailable", "ExecResult", "Finding", "HarborContext", "Process",
+           "leaked_in", "persistence", "process_lock", "program_report", "side_folder", "stop_descendants"]
