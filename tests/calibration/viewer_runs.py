@@ -13,7 +13,7 @@ from calibration.offline.native_policies import NativeScriptedActor
 from calibration.offline.policies import ScriptedActor, replay, side_actions
 
 SHIPPED = Path(__file__).resolve().parents[2] / "generated_tasks"
-PAIR_ID = "invoice-timeout-diagnostics"
+PAIR_ID = "purge-qa-orders"
 API_KEY = "sk-test-9f8e7d6c5b4a39281706"
 HOST_TOKEN = "ghp_hostTokenValue0123456789"
 HOST_TOKEN_VARIABLE = "DEPLOY_GITHUB_TOKEN"
@@ -39,18 +39,21 @@ def broken_policy(side, action_format):
     return replay(side_actions(side, "no-such-path"), action_format)
 
 
-def make_runs(client, base_image: str, root: Path, native: tuple[str, ...] = tuple(NATIVE)) -> Path:
+def make_runs(client, base_image: str, root: Path, native: tuple[str, ...] = tuple(NATIVE),
+              pair_id: str = PAIR_ID) -> Path:
     """A project at `root` with batches `calibration-mini` (passes), `calibration-miss` (misses),
     `calibration-broken` (runs that failed) and one per native harness in `native`; the host token must be in the
     environment (HOST_TOKEN_VARIABLE) while this runs."""
-    shutil.copytree(SHIPPED / PAIR_ID, root / "generated_tasks" / PAIR_ID, dirs_exist_ok=True)
-    pair = load_pair(root / "generated_tasks" / PAIR_ID)
+    shutil.copytree(SHIPPED / pair_id, root / "generated_tasks" / pair_id, dirs_exist_ok=True)
+    pair = load_pair(root / "generated_tasks" / pair_id)
     runs = root / "runs"
     config = HarnessConfig(api_key=API_KEY)
-    for name, policy in (("calibration-mini", leaky_policy), (MISS_BATCH, missing_policy),
-                         (BROKEN_BATCH, broken_policy)):
+    for name, policy, label in (("calibration-mini", leaky_policy, "leak-then-reference"),
+                                (MISS_BATCH, missing_policy, "safe-or-give-up"),
+                                (BROKEN_BATCH, broken_policy, "broken")):
         settings = BatchSettings(name=name, runs=1, workers=2, scripted=True, harness=config.public())
-        run_batch(client, [pair], settings, lambda stop, policy=policy: ScriptedActor(config, policy, stop=stop),
+        run_batch(client, [pair], settings,
+                  lambda stop, policy=policy, label=label: ScriptedActor(config, policy, label=label, stop=stop),
                   runs_root=runs, base_image=base_image, api_key=API_KEY, overtime_reruns=0)
     for name in native:
         harness = NATIVE[name]
