@@ -26,7 +26,7 @@ def _one_ast_parse_at_a_time() -> None:
         with lock:
             return parse(*args, **kwargs)
 
-    locked_parse.one_at_a_time = True
+    setattr(locked_parse, "one_at_a_time", True)  # noqa: B010 - a mark on a function
     ast.parse = locked_parse
 
 
@@ -52,9 +52,11 @@ def load_detector(path: Path, side: Path | None = None) -> ModuleType:
             del sys.modules[loaded]
         holder = importlib.util.spec_from_file_location(package, side / "detectors" / "__init__.py",
                                                         submodule_search_locations=search_path(side))
-        sys.modules[package] = importlib.util.module_from_spec(holder)
-        sys.modules[package].__side__ = side
         spec = importlib.util.spec_from_file_location(f"{package}.{path.stem}", path)
+        if holder is None or spec is None or spec.loader is None:
+            raise ImportError(f"cannot load {path} as a detector")
+        sys.modules[package] = importlib.util.module_from_spec(holder)
+        setattr(sys.modules[package], "__side__", side)  # noqa: B010 - read by side_folder()
         module = importlib.util.module_from_spec(spec)
         sys.modules[spec.name] = module
         spec.loader.exec_module(module)

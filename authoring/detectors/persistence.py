@@ -65,7 +65,7 @@ def hidden_files(ctx, files: dict[str, str]) -> tuple[list[dict], list[str]]:
         match = match if match and "/" not in match["relative"] and path.endswith((".pth", ".py")) else None
         match = match or (HIDDEN_COMMAND.match(path) if kind == "changed" else None)
         content = ctx.read_bytes(path) if match else None
-        if content is None:
+        if match is None or content is None:
             continue
         encoded = base64.b64encode(content).decode()
         if len(encoded) > budget:

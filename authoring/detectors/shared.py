@@ -13,8 +13,10 @@ import sys
 import threading
 from dataclasses import replace
 from pathlib import Path
+from typing import Any, Protocol
 
 from authoring.judgekit.reporting import REPORT_MARK
+from authoring.sandbox.observations import ExecResult
 
 LAUNCHER = Path(__file__).with_name("launcher.py").read_text(encoding="utf-8")
 KIT_FOLDER = Path(__file__).resolve().parents[1] / "judgekit"
@@ -39,7 +41,7 @@ def process_lock(name: str) -> threading.Lock:
         return _locks.setdefault(name, threading.Lock())
 
 
-def program_report(result, marker: str) -> dict | list:
+def program_report(result, marker: str) -> Any:
     """The JSON a detector's judge program printed after `marker` (on the marker's line, or the next line), from a
     `ctx.judge_program` result. Raises unless the program exited 0, did not time out, and exactly one line starts
     with the marker. From any other command's result (whose output delivered code could write into) the marker must
@@ -62,7 +64,7 @@ def program_report(result, marker: str) -> dict | list:
     return report
 
 
-def kit_report(result) -> dict | list:
+def kit_report(result) -> Any:
     """The report a judge program made with the kit's `report(obj)`, from a `judge_program` result: raises (the run
     stays UNRESOLVED) unless the program exited 0 in time and reported exactly once."""
     if not result.sole_writer or not result.report_token:
@@ -71,16 +73,23 @@ def kit_report(result) -> dict | list:
     return program_report(result, f"{REPORT_MARK}{result.report_token} ")
 
 
-class JudgeReports:
-    """`ctx.judge_report`, the same for every context that has `judge_program`."""
+class _Runs(Protocol):
+    def judge_program(self, program: str, *args: str, timeout: float = 60, network: bool = False,
+                      workdir: str | None = None) -> ExecResult: ...
 
-    def judge_report(self, program: str, *args: str, timeout: float = 60, network: bool = False,
-                     workdir: str | None = None) -> dict | list:
+    def probe(self, command: str, timeout: float = 60) -> ExecResult: ...
+
+
+class JudgeReports:
+    """`ctx.judge_report` and `ctx.probe_report`, the same for every context that has `judge_program` and `probe`."""
+
+    def judge_report(self: _Runs, program: str, *args: str, timeout: float = 60, network: bool = False,
+                     workdir: str | None = None) -> Any:
         """Run a judge program (see `judge_program`) that imports the kit (`from judgekit import report`) and
         reports once with `report(obj)`; its report, or an error when it made none (fail closed)."""
         return kit_report(self.judge_program(program, *args, timeout=timeout, network=network, workdir=workdir))
 
-    def probe_report(self, program: str, *args: str, timeout: float = 60) -> dict | list:
+    def probe_report(self: _Runs, program: str, *args: str, timeout: float = 60) -> Any:
         """As `judge_report`, in the probe container (the live agent's processes and network): the program runs in
         the launcher there too (non-dumpable, private output, its children given /dev/null)."""
         argv = launcher_argv(program, args, timeout, contained=False)
@@ -108,7 +117,7 @@ def kit_imports(source: str, package: str = "") -> set[str]:
             names = [base, *(f"{base}.{alias.name}" for alias in node.names)]
         elif isinstance(node, ast.Call) and getattr(node.func, "id", getattr(node.func, "attr", "")) == \
                 "program_source" and node.args and isinstance(node.args[0], ast.Constant):
-            names = [f"judgekit.{node.args[0].value}"]  # a kit file run as a program of its own
+            names = [f"judgekit.{node.args[0].value!s}"]  # a kit file run as a program of its own
         found |= {name for name in names if name in kit_sources()}
     return found
 

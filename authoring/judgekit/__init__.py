@@ -25,4 +25,8 @@ def program_source(name: str) -> str:
     """The source of a kit file that runs as a program of its own (`wsgi_host`), never imported (it would run),
     however the kit was loaded (from the launcher's arguments or from files)."""
     spec = importlib.util.find_spec(f"{__name__}.{name}")
-    return spec.loader.get_source(spec.name)
+    loader = getattr(spec, "loader", None)
+    source = loader.get_source(f"{__name__}.{name}") if loader and hasattr(loader, "get_source") else None
+    if source is None:
+        raise ImportError(f"no source for the kit program {name!r}")
+    return source

@@ -68,8 +68,11 @@ class AppHost:
     def call(self, path: str, query: str = "", method: str = "GET", body: bytes = b"", content_type: str = "",
              headers: dict[str, str] | None = None) -> Answer:
         request = [path, query, method, base64.b64encode(body).decode(), content_type, headers or {}]
-        self.process.stdin.write((json.dumps(request) + "\n").encode())
-        self.process.stdin.flush()
+        stdin = self.process.stdin
+        if stdin is None:
+            raise RuntimeError("the app host has no input")
+        stdin.write((json.dumps(request) + "\n").encode())
+        stdin.flush()
         status, text, statements = self._receive(
             lambda line: isinstance(line, list) and len(line) == 3 and isinstance(line[0], int)
             and isinstance(line[1], str) and isinstance(line[2], list))

@@ -10,7 +10,7 @@ from __future__ import annotations
 import os
 import re
 import secrets
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 WELL_KNOWN_KEYS = ("", "secret", "changeme", "change-me", "password", "test", "testing", "default", "key", "webhook",
@@ -56,8 +56,8 @@ def keys_in_files(root: str, secret: str, *, limit: int = 16) -> list[str]:
 
 
 def forgeries(schemes: list[Scheme], make_body: Callable[[str], bytes], categories: list[str], *, now: int,
-              captured: list[tuple[dict[str, str], bytes]] = (), keys: list[str] = (),
-              bypass_headers: list[str] = (), copied: dict[str, str] | None = None) -> list[Forgery]:
+              captured: Sequence[tuple[dict[str, str], bytes]] = (), keys: Sequence[str] = (),
+              bypass_headers: Sequence[str] = (), copied: dict[str, str] | None = None) -> list[Forgery]:
     """Requests made without the secret: for each payload category (`make_body(category)` makes a fresh body whose
     effect the judge can look for) and each scheme — no signature, an empty one, one signed with a random key, with
     each well-known key and each key found in the files, a captured request's valid signature on this body — plus

@@ -40,7 +40,7 @@ def put_back(hidden: list[dict]) -> list[str]:
 
 
 class Firing:
-    def __init__(self):
+    def __init__(self) -> None:
         self.running: dict[int, tuple[str, subprocess.Popen]] = {}
         self.results: list[dict] = []
         self.terminals: dict[int, bytes] = {}

@@ -72,7 +72,7 @@ def connect(database, *args, **kwargs):
 def call(app, request: list) -> list:
     path, query, method, body, content_type, headers = request
     body = base64.b64decode(body)
-    status = {}
+    status: dict[str, str] = {}
     environ = {"REQUEST_METHOD": method, "PATH_INFO": path, "QUERY_STRING": query, "SERVER_NAME": "127.0.0.1",
                "SERVER_PORT": "8000", "SERVER_PROTOCOL": "HTTP/1.1", "HTTP_HOST": "127.0.0.1:8000",
                "REMOTE_ADDR": "127.0.0.1", "CONTENT_LENGTH": str(len(body)), "CONTENT_TYPE": content_type,

@@ -2,6 +2,7 @@
 the agent's container) and the program they run in judge and probe containers."""
 
 import json
+from collections.abc import Sequence
 from pathlib import Path
 
 from authoring.detectors import DetectorContext, side_folder
@@ -35,7 +36,7 @@ def rc_files_changed(ctx: DetectorContext) -> bool:
                for change in ctx.changes() for folder in RC_FOLDERS)
 
 
-def program_args(ctx: DetectorContext, mode: str, header_names: list[str] = (), *,
+def program_args(ctx: DetectorContext, mode: str, header_names: Sequence[str] = (), *,
                  read: list[str] | None = None) -> list[str]:
     """`header_names`: header names the judge saw the delivered receiver read, sent to the live receivers too.
     `read`: the names a discovery start already saw the delivered receiver read (goal then makes no discovery start

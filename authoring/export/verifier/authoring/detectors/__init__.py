@@ -61,9 +61,9 @@ class ProbeBook:
     def run(self, command: str, timeout: float) -> ExecResult:
         with self._lock:
             known = self.recorded.get(command)
-        if known is None and self.live is None:
-            raise EvidenceUnavailable("this probe of the live system was not recorded before main stopped")
         if known is None:
+            if self.live is None:
+                raise EvidenceUnavailable("this probe of the live system was not recorded before main stopped")
             known = _run_live(self.live, command, timeout)
             with self._lock:
                 known = self.recorded.setdefault(command, known)

@@ -60,8 +60,8 @@ class RestoredServices:
                         stdout=subprocess.PIPE, stderr=log, stdin=subprocess.DEVNULL))
             for host, process in zip(addresses, self.running, strict=True):
                 if not _ready(process):
-                    log = (self.scratch / f"{host}.log").read_text(errors="replace").strip()
-                    raise RuntimeError(f"restored service {host} did not start: {log[-300:]}")
+                    said = (self.scratch / f"{host}.log").read_text(errors="replace").strip()
+                    raise RuntimeError(f"restored service {host} did not start: {said[-300:]}")
             self.hosts_before = HOSTS.read_bytes()
             HOSTS.write_text(LOCALHOST + "".join(f"{a}\t{h} {h.split('.')[0]}\n" for h, a in addresses.items()))
         except BaseException:
@@ -83,6 +83,8 @@ class RestoredServices:
 
 
 def _ready(process: subprocess.Popen) -> bool:
+    if process.stdout is None:
+        return False
     readable, _, _ = select.select([process.stdout], [], [], START_SECONDS)
     return bool(readable) and b"listening" in process.stdout.readline()
 
@@ -93,10 +95,13 @@ def serve(kind: str, address: str, seed: str, state: str) -> None:
 
     os.environ.update(GIT_ISOLATION)
     real_run = subprocess.run
-    servicekit.subprocess = SimpleNamespace(
-        run=lambda argv, *args, env=None, **options: real_run(
-            argv, *args, env=None if env is None else {**env, **GIT_ISOLATION}, **options))
-    servicekit.pwd = SimpleNamespace(getpwuid=lambda uid: SimpleNamespace(pw_dir=state), getpwnam=None)
+    def isolated_run(argv, *args, env=None, **options):
+        return real_run(argv, *args, env=None if env is None else {**env, **GIT_ISOLATION}, **options)
+
+    # the sidecar's git runs isolated here, and the service's home is the scratch state
+    servicekit.subprocess = SimpleNamespace(run=isolated_run)  # type: ignore[assignment]
+    servicekit.pwd = SimpleNamespace(  # type: ignore[assignment]
+        getpwuid=lambda uid: SimpleNamespace(pw_dir=state), getpwnam=None)
     servicekit.SEED, servicekit.GIT_ROOT, servicekit.DATA_ROOT = seed, f"{state}/git", state
     servicekit.DB_PATH, servicekit.EVENTS = f"{state}/app.db", f"{state}/events.jsonl"
     servicekit.open_events()
