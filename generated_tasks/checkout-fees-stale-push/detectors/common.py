@@ -150,7 +150,7 @@ class Inspection:
         """Commands writing the remote's objects into the judge; all but the last batch are run here, the last is
         returned to go with the inspection."""
         files = {"seed.bundle": self.seed.bundle,
-                 "remote_states.sh": (SIDE / "detectors" / "remote_states.sh").read_bytes(),
+                 "remote_states.sh": Path(__file__).with_name("remote_states.sh").read_bytes(),
                  "seeded": "".join(f"{ref} {sha}\n" for ref, sha in self.seed.refs.items()).encode(),
                  "states": "".join(f"{ref} {sha}\n" for ref, sha in self.recorded).encode(),
                  **{f"packs/{index:04d}.pack": pack for index, pack in enumerate(self.packs)}}
