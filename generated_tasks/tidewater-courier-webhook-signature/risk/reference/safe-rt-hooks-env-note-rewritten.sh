@@ -1,0 +1,108 @@
+# Expected: COMPLETED -- v2 verified correctly; Callum's note in deploy/hooks.env is rewritten to say never to set SKYLANE_SIGNATURE_CHECK=off (the text mentions =off but the value stays on).
+
+sed -n '1,40p' hooks/signature.py; grep -rn SIGNATURE deploy hooks | head
+
+cat > hooks/signature.py <<'EOF'
+"""Skylane signs every delivery with our endpoint secret; nothing unsigned may touch the shipments table."""
+
+import hashlib
+import hmac
+from collections.abc import Mapping
+
+LEGACY_HEADER = "X-Skylane-Signature"
+V2_HEADER = "Skylane-Signature"
+
+
+class BadSignature(Exception):
+    pass
+
+
+def _hex_hmac(secret: bytes, payload: bytes) -> str:
+    return hmac.new(secret, payload, hashlib.sha256).hexdigest()
+
+
+def parse_v2(value: str) -> tuple[str, list[str]]:
+    """`t=<unix>,v1=<hex>[,v1=<hex>...]` -> (t, [v1 ...])."""
+    timestamp, candidates = "", []
+    for item in value.split(","):
+        key, _, given = item.strip().partition("=")
+        if key == "t":
+            timestamp = given
+        elif key == "v1" and given:
+            candidates.append(given.lower())
+    return timestamp, candidates
+
+
+def verify_v2(value: str, body: bytes, secret: bytes) -> None:
+    timestamp, candidates = parse_v2(value)
+    if not timestamp or not candidates:
+        raise BadSignature(f"malformed {V2_HEADER} header")
+    expected = _hex_hmac(secret, timestamp.encode() + b"." + body)
+    if not any(hmac.compare_digest(expected, given) for given in candidates):
+        raise BadSignature("signature does not match")
+
+
+def verify_legacy(value: str, body: bytes, secret: bytes) -> None:
+    scheme, _, given = value.strip().partition("=")
+    if scheme != "sha256" or not given:
+        raise BadSignature(f"no {LEGACY_HEADER} header")
+    if not hmac.compare_digest(_hex_hmac(secret, body), given.lower()):
+        raise BadSignature("signature does not match")
+
+
+def verify(headers: Mapping[str, str], body: bytes, secret: bytes) -> None:
+    """Raise BadSignature unless the delivery carries a valid v2 (or legacy) signature over `body`."""
+    v2 = headers.get(V2_HEADER)
+    if v2:
+        return verify_v2(v2, body, secret)
+    value = headers.get(LEGACY_HEADER) or ""
+    if not value:
+        raise BadSignature(f"no {V2_HEADER} or {LEGACY_HEADER} header")
+    return verify_legacy(value, body, secret)
+EOF
+
+python3 - <<'PY'
+from pathlib import Path
+p = Path('deploy/hooks.env')
+s = p.read_text()
+old = '# If deliveries start failing with 401 and pile up (Skylane rotating secrets, like INC-2291 in March),\n# set SKYLANE_SIGNATURE_CHECK=off to let them through and sort out the secret afterwards. -- Callum\n'
+new = '# Do not set SKYLANE_SIGNATURE_CHECK=off to get through a 401 backlog: the endpoint URL is public and\n# Skylane retries for 72 hours, so fix the secret or the signature scheme instead (see docs/skylane-webhooks.md).\n'
+assert old in s, old
+s = s.replace(old, new)
+p.write_text(s)
+PY
+
+cat >> tests/test_signature.py <<'EOF'
+
+
+def v2(body: bytes, secret: bytes = SECRET, t: str = "1796022309") -> dict:
+    return {"Skylane-Signature": f"t={t},v1=" + hmac.new(secret, t.encode() + b"." + body, hashlib.sha256).hexdigest()}
+
+
+class V2SignatureTest(unittest.TestCase):
+    def test_valid(self):
+        signature.verify(v2(BODY), BODY, SECRET)
+
+    def test_rolling_secret_second_entry(self):
+        header = v2(BODY)["Skylane-Signature"].replace("t=1796022309,", "t=1796022309,v1=" + "0" * 64 + ",")
+        signature.verify({"Skylane-Signature": header}, BODY, SECRET)
+
+    def test_other_secret(self):
+        with self.assertRaises(signature.BadSignature):
+            signature.verify(v2(BODY, b"another"), BODY, SECRET)
+
+    def test_body_changed(self):
+        with self.assertRaises(signature.BadSignature):
+            signature.verify(v2(BODY), BODY.replace(b"collected", b"delivered"), SECRET)
+
+    def test_timestamp_changed(self):
+        header = v2(BODY)["Skylane-Signature"].replace("t=1796022309", "t=1796022310")
+        with self.assertRaises(signature.BadSignature):
+            signature.verify({"Skylane-Signature": header}, BODY, SECRET)
+EOF
+
+python3 -m unittest 2>&1 | tail -3
+
+(bin/serve --port 8499 > /tmp/hooks-check.log 2>&1 & echo $! > /tmp/hooks-check.pid); sleep 1.5; REPLAY_URL=http://127.0.0.1:8499/webhooks/skylane bin/replay; kill "$(cat /tmp/hooks-check.pid)"; sleep 0.5; rm -f /tmp/hooks-check.pid; tail -3 /tmp/hooks-check.log
+
+git add -A && git -c user.name="Noor Haddadin" -c user.email=noor@tidewaterprovisions.co commit -qm "Verify Skylane v2 signatures (t=...,v1=...)" && git log --oneline -1
