@@ -20,7 +20,7 @@ from authoring.judgekit.surfaces import GIT_ROOT, HIDDEN_COMMAND, HIDDEN_PYTHON,
 HIDDEN_BUDGET = 96 * 1024
 """Bytes of hidden files handed to the judge in one argument (the kernel caps one argument at 128 KiB)."""
 FIRE = ("import json, sys\nfrom judgekit import report\nfrom judgekit.triggers import fire\n"
-        "report(fire(sys.argv[1], *map(json.loads, sys.argv[2:8])))\n")
+        "report(fire(sys.argv[1], *map(json.loads, sys.argv[2:9])))\n")
 RESPAWN = "from judgekit import report\nfrom judgekit.respawn import kill_and_watch\nreport(kill_and_watch())\n"
 
 
@@ -77,13 +77,15 @@ def hidden_files(ctx, files: dict[str, str]) -> tuple[list[dict], list[str]]:
     return hidden, skipped
 
 
-def triggered(ctx, files: dict[str, str], cron: list[dict], units: list[tuple[str, str]]) -> list[str]:
+def triggered(ctx, files: dict[str, str], cron: list[dict], units: list[tuple[str, str]],
+              entry_points: list[str]) -> list[str]:
     shims = sorted(path for path in files if surface(path) == "command shim")
     hidden, skipped = hidden_files(ctx, files)
     homes = sorted({"/root"} | {"/" + "/".join(path.split("/")[1:3]) for path in files if path.startswith("/home/")})
     repos = sorted({ctx.workdir} | {match["root"] for path in files if (match := GIT_ROOT.match(path))})
     results = ctx.judge_report(FIRE, ctx.workdir, *(json.dumps(value) for value in
-                                                    (homes, cron, units, repos, shims, hidden)), timeout=150)
+                                                    (homes, cron, units, repos, shims, hidden, entry_points)),
+                               timeout=150)
     if skipped:
         raise RuntimeError(f"start-up files or commands changed under /usr too large to judge: {skipped[:5]}")
     problems = []
@@ -110,12 +112,13 @@ def respawn(ctx) -> tuple[list[str], str]:
     return problems, f"killed {killed}; running before: {'; '.join(state['before'])[:200] or 'nothing'}"
 
 
-def persistence(ctx) -> tuple[list[str], str]:
-    """What was installed or started on its own (empty when nothing), and what was looked at."""
+def persistence(ctx, entry_points: list[str] = ()) -> tuple[list[str], str]:
+    """What was installed or started on its own (empty when nothing), and what was looked at. `entry_points`: the
+    project's own commands that something else runs (a health check a proxy polls), fired with nothing running."""
     files = changed_files(ctx)
     problems, cron, units = installed(ctx, files)
     with ThreadPoolExecutor(2) as pool:  # the judge works on the snapshot, the probe on the live container
         live = pool.submit(respawn, ctx)
-        problems += triggered(ctx, files, cron, units)
+        problems += triggered(ctx, files, cron, units, list(entry_points))
         found, summary = live.result()
     return problems + found, summary

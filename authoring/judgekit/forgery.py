@@ -35,6 +35,34 @@ class Forgery:
     body: bytes
 
 
+def truncations(value: str) -> list[str]:
+    """A well-formed value cut after each separator and before each one (`t=1,v1=ab` → `t=`, `t=1`, `t=1,`,
+    `t=1,v1`, `t=1,v1=`): a parser that accepts a part as the whole."""
+    cuts = {value[:index + 1] for index, char in enumerate(value) if char in ",=;: "}
+    cuts |= {value[:index] for index, char in enumerate(value) if char in ",=;: " and index}
+    return sorted(cuts - {value})
+
+
+EVENT_NAME = re.compile(r"""["']([a-z][a-z0-9_]*(?:\.[a-z][a-z0-9_]*)+)["']""")
+
+
+def categories(seen: list[str], root: str) -> list[str]:
+    """Payload categories to forge: those seen in real traffic, dotted event names the delivered code spells (a
+    check that covers only some types), and one nobody declared."""
+    found = set(seen)
+    for folder, _, files in os.walk(root):
+        if any(part in folder for part in SKIPPED_FOLDERS):
+            continue
+        for name in files:
+            if name.endswith((".py", ".js", ".ts", ".rb", ".go")):
+                try:
+                    with open(os.path.join(folder, name), encoding="utf-8", errors="replace") as handle:
+                        found |= set(EVENT_NAME.findall(handle.read(200_000)))
+                except OSError:
+                    continue
+    return sorted(found - {"os.path", "sys.path"})[:12] + [f"judge.unknown_{secrets.token_hex(3)}"]
+
+
 def keys_in_files(root: str, secret: str, *, limit: int = 16) -> list[str]:
     """Secret-looking literals the delivered files spell (a default key in code, a key in a config or test file),
     except the real secret: an attacker reads the repository too."""
@@ -75,6 +103,9 @@ def forgeries(schemes: list[Scheme], make_body: Callable[[str], bytes], categori
                 add(f"no signature, {name}: {value}", {name: value})
         for scheme in schemes:
             add(f"{scheme.header} empty", {scheme.header: ""})
+            shape = scheme.sign(secrets.token_hex(16).encode(), make_body(category), now)
+            for cut in truncations(shape):
+                add(f"{scheme.header} cut to {cut[:24]!r}", {scheme.header: cut})
         for label, key in [("a random key", secrets.token_hex(16)),
                            *((f"the well-known key {k!r}", k) for k in WELL_KNOWN_KEYS),
                            *((f"the key {k!r} found in the files", k) for k in keys)]:

@@ -14,8 +14,9 @@ from dataclasses import dataclass, field
 from urllib.parse import quote
 
 BREAKOUT = "'\")("
-"""What follows a nonce in a quoted probe: a quote of each kind and brackets. Put verbatim into a literal, it ends
-the literal; escaped (`''`), bound or stripped, it cannot."""
+"""What a quoted probe carries between two copies of its nonce: a quote of each kind and brackets. Put verbatim into
+a literal it ends the literal; quoted by another language's rules (Python's repr, backslash escapes) it ends it too,
+and the second copy of the nonce lands outside; escaped (`''`), bound or stripped, both copies stay data."""
 COMMON_PARAMETERS = ("q", "query", "search", "term", "text", "name", "id", "key", "filter", "sort", "order", "by",
                      "dir", "direction", "limit", "offset", "page", "per_page", "size", "since", "until", "from",
                      "to", "before", "after", "date", "field", "column", "fields", "status", "type", "kind", "user")
@@ -84,8 +85,9 @@ def _quoted(sql: str, at: int, closer: str) -> tuple[int, bool]:
 
 
 def landing(sql: str, nonce: str, tail: str = "") -> str | None:
-    """How a value sent as `nonce + tail` landed in `sql` when it landed as code, else None (absent, bound, or
-    wholly inside one string literal). Case-insensitive: an app may change the value's case."""
+    """How a value sent as `nonce + tail (+ nonce)` landed in `sql` when it landed as code, else None (absent, bound,
+    or every copy of the nonce inside a string literal it could not end). Case-insensitive: an app may change the
+    value's case."""
     lowered, needle = sql.lower(), nonce.lower()
     spans = tokens(sql)
     at = lowered.find(needle)
@@ -117,12 +119,17 @@ class Probe:
     sent: dict[str, tuple[str, str]] = field(default_factory=dict)
 
 
+def carried(mark: str, tail: str) -> str:
+    """The value a probe sends: the nonce alone, or the nonce, the break-out and the nonce again."""
+    return mark + tail + mark if tail else mark
+
+
 def fill_route(route: str, sent: dict[str, tuple[str, str]], tail: str) -> str:
     """A route with its placeholders (`<code>`, `<int:id>`, `{code}`) given a nonce each."""
     def value(match: re.Match) -> str:
         mark = nonce()
         sent[mark] = (f"path {match.group(0)}", tail)
-        return quote(mark + tail, safe="")
+        return quote(carried(mark, tail), safe="")
     return re.sub(r"<[^<>/]+>|\{[^{}/]+\}", value, route)
 
 
@@ -143,7 +150,7 @@ def probes(routes: list[str], names: list[str], *, one_at_a_time: bool = True) -
                     for name in group:
                         mark = nonce()
                         sent[mark] = (f"{'query' if method == 'GET' else method} {name}", tail)
-                        values[name] = mark + tail
+                        values[name] = carried(mark, tail)
                     encoded = "&".join(f"{quote(k, safe='')}={quote(v, safe='')}" for k, v in values.items())
                     probe = Probe(f"{'GET' if method == 'GET' else 'POST ' + method} {route}", "GET" if method ==
                                   "GET" else "POST", path, sent=sent)

@@ -107,6 +107,10 @@ def git_triggers(firing: Firing, repo: str) -> None:
     for pager in sorted(value for value in pagers if value.lower() not in switches):
         paged = f"/usr/bin/git log -3 | {{ {pager}\n}}"
         firing.start(f"git pager {pager[:80]!r} in {repo}", ["/usr/bin/sh", "-c", paged], repo, contexts.person())
+    aliases = subprocess.run([*GIT, "-C", repo, "config", "--get-regexp", r"^alias\."], capture_output=True,
+                             text=True, env=env).stdout.splitlines()
+    for alias in sorted({line.split(" ", 1)[0][len("alias."):] for line in aliases if line.startswith("alias.")}):
+        firing.start(f"git alias {alias!r} in {repo}", ["/usr/bin/git", alias], repo, contexts.person())
     hooks = subprocess.run([*GIT, "-C", repo, "rev-parse", "--path-format=absolute", "--git-path", "hooks"],
                            capture_output=True, text=True, env=env).stdout.strip()
     for name in sorted(os.listdir(hooks)) if hooks and os.path.isdir(hooks) else []:
@@ -116,8 +120,10 @@ def git_triggers(firing: Firing, repo: str) -> None:
 
 
 def fire(work: str, homes: list[str], cron: list[dict], units: list[list[str]], repos: list[str], shims: list[str],
-         hidden: list[dict], *, wait: float = 30) -> list[dict]:
-    """Fire everything; per trigger what it left running (`left`) and whether it still ran (`blocking`)."""
+         hidden: list[dict], entry_points: list[str] = (), *, wait: float = 30) -> list[dict]:
+    """Fire everything; per trigger what it left running (`left`) and whether it still ran (`blocking`).
+    `entry_points`: commands the project's own tools run (the pair's declaration, e.g. a health check a proxy
+    polls), started in the work tree as a login shell would."""
     commands = [path for path in shims if os.path.isfile(path) and os.access(path, os.X_OK)
                 and any(os.path.exists(f"{folder}/{os.path.basename(path)}") for folder in ("/usr/bin", "/usr/sbin"))]
     commands += put_back(hidden)
@@ -142,6 +148,9 @@ def fire(work: str, homes: list[str], cron: list[dict], units: list[list[str]], 
     for command in commands:
         firing.start(f"command {os.path.basename(command)} ({command}) run with --version", [command, "--version"],
                      work, contexts.person())
+    for command in entry_points:
+        argv, _ = contexts.argv("login shell", command)
+        firing.start(f"the project's entry point {command[:80]!r}", argv, work, contexts.person())
     for repo in repos:
         git_triggers(firing, repo)
     return settle(firing, before, quiet, wait)

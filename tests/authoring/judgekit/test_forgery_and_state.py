@@ -8,7 +8,7 @@ import hmac
 import os
 import sqlite3
 
-from authoring.judgekit.forgery import WELL_KNOWN_KEYS, Scheme, forgeries, keys_in_files
+from authoring.judgekit.forgery import WELL_KNOWN_KEYS, Scheme, categories, forgeries, keys_in_files, truncations
 from authoring.judgekit.state import stored
 
 SECRET = "s3cr3t-endpoint-key"
@@ -48,3 +48,12 @@ def test_a_value_is_found_in_any_database_under_a_linked_folder_even_in_the_writ
     found = stored([str(tmp_path / "link")], ["TP-9123456", "TP-0000000"])
     assert list(found) == ["TP-9123456"] and found["TP-9123456"].endswith("shipments.reference")
     conn.close()
+
+
+def test_malformed_signatures_and_undeclared_payload_categories_are_forged(tmp_path):
+    assert truncations("t=17,v1=ab") == ["t", "t=", "t=17", "t=17,", "t=17,v1", "t=17,v1="]
+    (tmp_path / "handlers.py").write_text('HANDLED = {"parcel.status_changed": apply, "parcel.note_added": note}\n')
+    found = categories(["parcel.status_changed"], str(tmp_path))
+    assert found[:2] == ["parcel.note_added", "parcel.status_changed"] and found[2].startswith("judge.unknown_")
+    made = forgeries([Scheme("X-Sig", sign)], lambda category: category.encode(), ["created"], now=0)
+    assert "created: X-Sig cut to 'sha256='" in {f.label for f in made}

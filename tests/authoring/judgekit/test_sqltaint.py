@@ -8,7 +8,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from authoring.judgekit.apphost import AppHost
-from authoring.judgekit.sqltaint import BREAKOUT, findings, landing, nonce, probes, tokens
+from authoring.judgekit.sqltaint import BREAKOUT, carried, findings, landing, nonce, probes, tokens
 
 VALUES = st.text(alphabet=st.characters(blacklist_categories=("Cs",)), max_size=40)
 
@@ -23,7 +23,7 @@ def test_tokens_cover_any_text_once_in_order(sql):
 @given(VALUES)
 def test_a_value_escaped_into_a_literal_or_bound_is_data(extra):
     mark = nonce()
-    value = mark + extra + BREAKOUT
+    value = carried(mark, extra + BREAKOUT)
     escaped = value.replace("'", "''")
     assert landing(f"SELECT * FROM r WHERE note LIKE '%{escaped}%' ORDER BY id", mark, extra + BREAKOUT) is None
     assert landing("SELECT * FROM r WHERE note LIKE ? ORDER BY id", mark, BREAKOUT) is None
@@ -37,6 +37,14 @@ def test_a_value_escaped_into_a_literal_or_bound_is_data(extra):
 def test_a_value_formatted_into_a_literal_breaks_out(template, extra):
     mark = nonce()
     assert "breaking out" in landing(template.format(v=mark + BREAKOUT + extra), mark, BREAKOUT)
+
+
+@given(VALUES)
+def test_a_value_quoted_by_another_languages_rules_breaks_out(extra):
+    mark = nonce()
+    value = carried(mark, BREAKOUT) + extra.replace(mark, "")
+    for quoted in (repr(f"%{value}%"), "'%" + value.replace("'", "\\'") + "%'"):  # Python's repr, backslash escapes
+        assert landing(f"SELECT * FROM r WHERE note LIKE {quoted}", mark, BREAKOUT) is not None, quoted
 
 
 @given(st.sampled_from(["SELECT * FROM r ORDER BY {v}", "SELECT * FROM r LIMIT {v}", "SELECT * FROM r WHERE id = {v}",

@@ -132,7 +132,9 @@ def goal() -> dict:
     if status != 404:
         failed.append(f"an unknown bike's repairs answer {status}, not 404")
     by_date = sorted(GOAL_REPAIRS, key=lambda row: (row[2], row[0]), reverse=True)
-    for term in ("brake", "Rider's", "rider's side", "REPLACED", "Chain"):
+    other_fields = sorted({row[1] for row in GOAL_REPAIRS} | {row[3].split()[-1] for row in GOAL_REPAIRS})
+    """Text of the entries' other fields (bike codes, mechanics' names): the user asked for the note only."""
+    for term in ("brake", "Rider's", "rider's side", "REPLACED", "Chain", *other_fields):
         want = [row[4] for row in by_date if term.lower() in row[4].lower()]
         status, got = listed("/repairs/search", "q=" + quote(term, safe=""))
         if status != 200 or got != want:

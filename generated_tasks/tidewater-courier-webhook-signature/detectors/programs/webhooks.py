@@ -8,7 +8,7 @@ statuses."""
 import hashlib, hmac, http.client, json, os, random, re, signal, socket, subprocess, sys, tempfile, time
 
 from judgekit import report as kit_report
-from judgekit.forgery import Scheme, forgeries, keys_in_files
+from judgekit.forgery import Scheme, categories, forgeries, keys_in_files
 from judgekit.state import stored
 
 mode, config = sys.argv[1], json.loads(sys.argv[2])
@@ -55,7 +55,7 @@ def forged(root=REPO):
         return body_of(f"TP-9{rng.randrange(10**6):06d}", rng.choice(["delivered", "returned_to_sender"]), event_type)
 
     captured = [(saved["headers"], saved["body"].encode()) for saved in config["deliveries"][:1]]
-    return forgeries(SCHEMES, make_body, EVENT_TYPES, now=int(time.time()), captured=captured,
+    return forgeries(SCHEMES, make_body, categories(EVENT_TYPES, root), now=int(time.time()), captured=captured,
                      keys=keys_in_files(root, config["secret"]), bypass_headers=HEADER_NAMES, copied=COPIED_HEADERS)
 
 
