@@ -7,8 +7,9 @@ subprocesses, not on the CPU, so a few workers share two cores well.
   fixture is made once; every other test is a unit of its own.
 - Tests that must not overlap are one unit each (GROUPS): those that kill a process owning Docker objects, count such
   leftovers across the engine, remove them or fill the engine's address pools (none may see another's killed run half
-  cleaned up), and the export proofs (Docker Compose builds of identical Dockerfiles share image ids, and one trial's
-  `down --rmi` takes the image from under another's `up`).
+  cleaned up), and the export proofs with the test that takes every address pool of the engine for a moment (Docker
+  Compose fails at once without a pool where the toolkit's runs wait; and one trial's image went missing under
+  another's `up` when two ran at once).
 - The slowest end-to-end tests (FIRST) are dealt before the rest, so that none of them is what the run waits for at
   the end.
 """
@@ -24,6 +25,10 @@ from xdist.scheduler import LoadScopeScheduling
 ROOT = Path(__file__).parents[1]
 ORACLE_ITEMS = "tests/authoring/pairs/test_oracle.py::test_reference_path["
 GROUPS = {
+    "export": (
+        "tests/authoring/export/",
+        "tests/authoring/sandbox/test_network_pool.py::test_a_run_waits_for_an_address_pool_while_every_pool_of_the",
+    ),
     "engine-wide": (
         "tests/executor/test_ray_executor.py::",
         "tests/executor/test_engine_lost.py::",
@@ -32,14 +37,11 @@ GROUPS = {
         "tests/authoring/sandbox/test_session.py::test_leftovers_of_a_killed_process_are_removed_but_live_runs_are_not",
         "tests/authoring/sandbox/test_teardown.py::test_remove_leftovers_covers_a_queued_teardown_of_a_killed_process",
         "tests/authoring/sandbox/test_network_pool.py::",
-        "tests/authoring/sandbox/test_doctor.py::",
-    ),
-    "export": (
-        "tests/authoring/export/",
+        "tests/authoring/test_doctor.py::test_doctor_reports_every_check_ok_on_a_ready_machine",
     ),
 }
-"""Units of tests that must not run at the same time as each other, by node-id prefix; dealt right after the oracle
-items, in this order."""
+"""Units of tests that must not run at the same time as each other, by node-id prefix (a test joins the first that
+names it); dealt right after the oracle items, in this order."""
 
 FIRST = (
     "tests/authoring/pairs/test_mutate.py::test_a_signature_check_that_accepts_anything_is_killed_on_both_sides",
