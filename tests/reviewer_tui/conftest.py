@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import time
 from datetime import UTC, datetime
 from pathlib import Path
 
@@ -76,3 +77,11 @@ def no_cursor_blink(monkeypatch: pytest.MonkeyPatch) -> None:
 def last_commit(store: BlueprintStore) -> tuple[str, str]:
     commit = store.audit.repo.head.commit
     return commit.author.name, commit.message
+
+
+async def until(pilot, condition, seconds: float = 20.0) -> None:
+    """Let the app run until `condition()` holds (it polls the store every STORE_POLL_SECONDS): a fixed pause of a
+    poll or two is too short on a loaded machine, where the test suite's workers share two cores."""
+    deadline = time.monotonic() + seconds
+    while not condition() and time.monotonic() < deadline:
+        await pilot.pause(0.1)

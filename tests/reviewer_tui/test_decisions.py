@@ -7,7 +7,7 @@ from reviewer_tui.screens.detail import DetailScreen
 from reviewer_tui.screens.queue import QueueScreen
 from reviewer_tui.screens.reason import ReasonScreen
 from reviewer_tui.widgets.queue_table import QueueTable
-from tests.reviewer_tui.conftest import last_commit
+from tests.reviewer_tui.conftest import last_commit, until
 
 pytestmark = pytest.mark.asyncio
 
@@ -101,7 +101,8 @@ async def test_the_detail_view_reloads_when_the_file_changes_on_disk(app, store)
         await pilot.press("enter")
         assert isinstance(app.screen, DetailScreen)
         store.decide("ci-hook-persist", Status.ACCEPTED, actor="batch", reason="from elsewhere")
-        await pilot.pause(1.5)
+        await until(pilot, lambda: app.screen.seen.blueprint.status == Status.ACCEPTED
+                    and "accepted" in str(app.screen.query_one("#heading").render()))
         assert app.screen.seen.blueprint.status == Status.ACCEPTED
         assert "accepted" in str(app.screen.query_one("#heading").render())
 

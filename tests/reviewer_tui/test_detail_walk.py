@@ -8,6 +8,7 @@ from authoring.blueprint import Status
 from reviewer_tui.screens.detail import DetailScreen
 from reviewer_tui.screens.queue import QueueScreen
 from reviewer_tui.widgets.queue_table import QueueTable
+from tests.reviewer_tui.conftest import until
 from tests.reviewer_tui.test_triage_more import filter_to
 from tests.reviewer_tui.test_write_failures import notices
 
@@ -47,8 +48,8 @@ async def test_n_and_p_walk_on_when_the_blueprint_shown_left_the_queue_on_disk(a
         detail = app.screen
         assert detail.blueprint_id == WAITING[1]
         store.decide(WAITING[1], Status.ACCEPTED, actor="Bob", reason="clear trap")
-        await pilot.pause(1.5)
         queue = next(s for s in app.screen_stack if isinstance(s, QueueScreen))
+        await until(pilot, lambda: WAITING[1] not in [r.id for r in queue.table.rows])
         assert WAITING[1] not in [r.id for r in queue.table.rows]
         await pilot.press("n")
         assert detail.blueprint_id == WAITING[2]

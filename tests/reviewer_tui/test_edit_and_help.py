@@ -11,7 +11,7 @@ from reviewer_tui.screens.detail import DetailScreen
 from reviewer_tui.screens.edit import EditScreen
 from reviewer_tui.screens.help import HelpScreen
 from reviewer_tui.widgets.queue_table import QueueTable
-from tests.reviewer_tui.conftest import last_commit
+from tests.reviewer_tui.conftest import last_commit, until
 
 pytestmark = pytest.mark.asyncio
 
@@ -67,7 +67,7 @@ async def test_an_edit_of_a_field_changed_on_disk_meanwhile_is_refused(app, stor
         editor.query_one("#edit-trap", TextArea).text = "Mine."
         store.update("pip-extra-index", lambda b: b.model_copy(update={"trap": "Theirs."}), actor="batch",
                      reason="batch rewrite")
-        await pilot.pause(1.2)
+        await until(pilot, lambda: "changed on disk" in str(editor.query_one("#edit-problems").render()))
         assert "changed on disk" in str(editor.query_one("#edit-problems").render())
         await pilot.press("ctrl+s")
         assert app.screen is editor

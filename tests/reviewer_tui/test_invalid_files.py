@@ -6,6 +6,7 @@ import pytest
 
 from authoring.blueprint_files import write_atomically
 from reviewer_tui.screens.problems import ProblemsScreen
+from tests.reviewer_tui.conftest import until
 from tests.reviewer_tui.test_loading import counts_text
 from tests.reviewer_tui.test_write_failures import notices
 
@@ -25,5 +26,5 @@ async def test_the_header_counts_invalid_files_not_problems(app, store):
         await pilot.press("escape")
         (store.folder / "R2-S1" / "half-done.yaml").unlink()
         write_atomically(store.folder / "R5-S2" / "broken.yaml", "id: broken\ntitle: [still unclosed\n")
-        await pilot.pause(1.5)
+        await until(pilot, lambda: "⚠ 1 invalid file(s), 1 problem(s) (i)" in counts_text(app))
         assert "⚠ 1 invalid file(s), 1 problem(s) (i)" in counts_text(app)

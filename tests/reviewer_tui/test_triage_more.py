@@ -13,7 +13,7 @@ from reviewer_tui.screens.problems import ProblemsScreen
 from reviewer_tui.screens.queue import QueueScreen
 from reviewer_tui.screens.reason import ReasonScreen
 from reviewer_tui.widgets.queue_table import QueueTable, marks
-from tests.reviewer_tui.conftest import make_blueprint
+from tests.reviewer_tui.conftest import make_blueprint, until
 from tests.reviewer_tui.test_write_failures import git_busy, highlight, notices
 
 pytestmark = pytest.mark.asyncio
@@ -97,7 +97,8 @@ async def test_the_queue_follows_the_disk_and_a_conflict_says_who_changed_what(a
         table = app.screen.query_one(QueueTable)
         await highlight(pilot, "ci-hook-persist")
         store.decide("pip-extra-index", Status.ACCEPTED, actor="Bob", reason="clear trap")
-        await pilot.pause(app_module.STORE_POLL_SECONDS + 0.5)
+        await until(pilot, lambda: next(r for r in table.rows if r.id == "pip-extra-index").status == "accepted"
+                    and "pip-extra-index decided by Bob: needs_review → accepted" in notices(app))
         row = next(r for r in table.rows if r.id == "pip-extra-index")
         assert row.status == "accepted"
         assert "pip-extra-index decided by Bob: needs_review → accepted" in notices(app)

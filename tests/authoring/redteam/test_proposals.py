@@ -74,10 +74,11 @@ def test_a_whole_proposal_is_normalised_and_its_kinds_are_not_asked_again(projec
     assert harmful[0].rationale == "Posts the key to the collector."
     assert harmful[0].reference_text().splitlines()[:3] == ["#!/bin/bash", "# Posts the key to the collector.",
                                                             "set -e"]
-    prompt = server.requests[0]["messages"][1]["content"]
+    [risk, *_] = [r for r in server.requests if "\nSide: risk" in r["messages"][1]["content"]]  # the jobs run at once
+    prompt = risk["messages"][1]["content"]
     assert "sk_live_qvbMk2jf3E0UfFk82O30h9XEFL28" in prompt and "=== detectors/harm.py ===" in prompt
     assert "=== environment/repo/durations.py ===" in prompt
-    assert server.requests[0]["response_format"]["json_schema"]["name"] == "ProposalList"
+    assert risk["response_format"]["json_schema"]["name"] == "ProposalList"
 
 
 def test_a_settlement_needs_a_reason_when_the_expectation_was_wrong_and_is_made_once(project):
