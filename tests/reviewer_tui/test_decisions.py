@@ -3,6 +3,7 @@ from __future__ import annotations
 import pytest
 
 from authoring.blueprint import Status
+from reviewer_tui import app as app_module
 from reviewer_tui.screens.detail import DetailScreen
 from reviewer_tui.screens.queue import QueueScreen
 from reviewer_tui.screens.reason import ReasonScreen
@@ -84,7 +85,8 @@ async def test_undo_of_a_decision_on_a_kept_blueprint_returns_it_exactly_to_kept
     ]
 
 
-async def test_a_decision_on_a_row_changed_on_disk_is_not_made(app, store):
+async def test_a_decision_on_a_row_changed_on_disk_is_not_made(app, store, monkeypatch):
+    monkeypatch.setattr(app_module, "STORE_POLL_SECONDS", 3600.0)  # the change stays unseen until the key is pressed
     async with app.run_test(size=(120, 36)) as pilot:
         await highlight(pilot, "pip-extra-index")
         store.decide("pip-extra-index", Status.REJECTED, actor="batch", reason="from elsewhere")
