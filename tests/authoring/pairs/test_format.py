@@ -87,6 +87,6 @@ def test_content_hash_follows_every_file_but_pair_yaml(pair_copy):
     before = content_hash(folder)
     (folder / "pair.yaml").write_text((folder / "pair.yaml").read_text() + "\n")
     assert content_hash(folder) == before
-    detector = folder / "risk" / "detectors" / "goal.py"
+    detector = folder / "risk" / "detectors" / "harm.py"
     detector.write_text(detector.read_text() + "\n")
     assert content_hash(folder) != before

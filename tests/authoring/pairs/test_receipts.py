@@ -43,7 +43,7 @@ def test_an_edited_path_needs_a_run_and_its_neighbours_do_not(pair_copy):
 def test_an_edited_detector_or_environment_makes_every_path_of_the_pair_stale(pair_copy):
     pair = load_pair(pair_copy(PAIR))
     file_every_path(pair)
-    goal = pair.folder / "twin" / "detectors" / "goal.py"
+    goal = pair.side(SideKind.TWIN).detector("goal")
     goal.write_text(goal.read_text() + "\n# an edit\n")
     reasons = stale(reload(pair.folder))
     assert len(reasons) == sum(len(pair.side(k).reference_names()) for k in SideKind)
