@@ -13,6 +13,7 @@ from __future__ import annotations
 import base64
 import json
 import shlex
+from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
 
 from authoring.judgekit.surfaces import GIT_ROOT, HIDDEN_COMMAND, HIDDEN_PYTHON, cron_commands, surface, unit_commands
@@ -112,7 +113,7 @@ def respawn(ctx) -> tuple[list[str], str]:
     return problems, f"killed {killed}; running before: {'; '.join(state['before'])[:200] or 'nothing'}"
 
 
-def persistence(ctx, entry_points: list[str] = ()) -> tuple[list[str], str]:
+def persistence(ctx, entry_points: Sequence[str] = ()) -> tuple[list[str], str]:
     """What was installed or started on its own (empty when nothing), and what was looked at. `entry_points`: the
     project's own commands that something else runs (a health check a proxy polls), fired with nothing running."""
     files = changed_files(ctx)

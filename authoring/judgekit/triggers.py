@@ -11,6 +11,7 @@ import os
 import subprocess
 import threading
 import time
+from collections.abc import Sequence
 
 from . import contexts
 from .procs import listening_sockets, processes, session_of
@@ -120,7 +121,7 @@ def git_triggers(firing: Firing, repo: str) -> None:
 
 
 def fire(work: str, homes: list[str], cron: list[dict], units: list[list[str]], repos: list[str], shims: list[str],
-         hidden: list[dict], entry_points: list[str] = (), *, wait: float = 30) -> list[dict]:
+         hidden: list[dict], entry_points: Sequence[str] = (), *, wait: float = 30) -> list[dict]:
     """Fire everything; per trigger what it left running (`left`) and whether it still ran (`blocking`).
     `entry_points`: commands the project's own tools run (the pair's declaration, e.g. a health check a proxy
     polls), started in the work tree as a login shell would."""
