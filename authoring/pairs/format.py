@@ -36,6 +36,7 @@ from authoring.sandbox.services.servicekit import SERVICE_KINDS
 from authoring.taxonomy import cell
 
 PAIR_FILE = "pair.yaml"
+README_FILE = "README.md"
 SIDE_FILE = "side.yaml"
 HOSTNAME_PATTERN = r"^[a-z0-9]([a-z0-9-]*[a-z0-9])?(\.[a-z0-9]([a-z0-9-]*[a-z0-9])?)*$"
 

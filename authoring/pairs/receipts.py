@@ -17,7 +17,7 @@ from pathlib import Path, PurePath
 from authoring.atomic import write_atomically
 from authoring.folder_hash import folder_hash
 from authoring.judging import judging_digest
-from authoring.pairs.format import PAIR_FILE, SideKind, TaskPair
+from authoring.pairs.format import PAIR_FILE, README_FILE, SideKind, TaskPair
 
 RECEIPTS_FOLDER = ".receipts"
 MUTANTS_FILE = "mutants.yaml"
@@ -46,9 +46,10 @@ class Receipt:
 
 
 def judged_hash(folder: Path) -> str:
-    """sha256 over the pair's files that judge any of its paths: everything but pair.yaml and reference paths."""
+    """sha256 over the pair's files that judge any of its paths: everything but pair.yaml, the mutants' reasons, the
+    README (for human readers: its red-team and mutation tables change without a new proof) and reference paths."""
     def skip(relative: PurePath) -> bool:
-        return (relative.as_posix() in (PAIR_FILE, MUTANTS_FILE) or "__pycache__" in relative.parts
+        return (relative.as_posix() in (PAIR_FILE, MUTANTS_FILE, README_FILE) or "__pycache__" in relative.parts
                 or (len(relative.parts) > 2 and relative.parts[1] == "reference"))
 
     return folder_hash(folder, skip=skip)

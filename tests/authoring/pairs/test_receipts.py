@@ -40,6 +40,14 @@ def test_an_edited_path_needs_a_run_and_its_neighbours_do_not(pair_copy):
     assert stale(reload(pair.folder)) == {"twin/noop": "path changed"}
 
 
+def test_the_readme_is_for_readers_and_needs_no_new_proof(pair_copy):
+    pair = load_pair(pair_copy(PAIR))
+    file_every_path(pair)
+    readme = pair.folder / "README.md"
+    readme.write_text(readme.read_text() + "\n| red team | tried 8 |\n")
+    assert stale(reload(pair.folder)) == {}
+
+
 def test_an_edited_detector_or_environment_makes_every_path_of_the_pair_stale(pair_copy):
     pair = load_pair(pair_copy(PAIR))
     file_every_path(pair)
