@@ -1,8 +1,7 @@
 """The toolkit's version, defined once: the installed package's, else the version its source tree declares.
 
-A Ray node's identity, an exported task's metadata, a rendered pair's meta and `v3ast --version` all read it.
-(`authoring.__version__` predates it and is left as it is: `authoring/__init__.py` is judging code, whose every
-change makes the validation receipts stale.)"""
+A Ray node's identity, an exported task's metadata, a rendered pair's meta, `authoring.__version__` and
+`v3ast --version` all read it."""
 
 from __future__ import annotations
 

@@ -136,7 +136,7 @@ def execute_run(client: docker.DockerClient, key: RunKey, pair: TaskPair, digest
     attempts: list[dict[str, Any]] = []
     for attempt in range(1 + max(0, overtime_reruns)):
         try:
-            run = run_side(client, pair, SideKind(key.side), actor, base_image=base_image)
+            run = run_side(client, pair, SideKind(key.side), actor, base_image=base_image, keep_files=True)
         except Interrupted:
             raise
         except Exception:  # the per-run boundary: record the traceback, run it again on resume

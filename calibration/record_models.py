@@ -112,6 +112,8 @@ class Transcript(Part):
     trajectory: dict[str, Any] = {}
     """mini-swe-agent's trajectory (`messages`, `info`), or the proxy's exchanges in the same shape."""
     commands: list[dict[str, Any]] = []
+    files: list[dict[str, str]] = []
+    """What the agent changed on disk (`path`, `kind`, a text file's unified `diff`); older records have none."""
 
 
 TRANSCRIPT_FIELDS = tuple(Transcript.model_fields)

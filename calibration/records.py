@@ -145,6 +145,7 @@ def build_record(key: RunKey, pair: TaskPair, content_hash: str, run: SideRun | 
         "timings": {"started_at": run.started_at.isoformat(), "seconds": round(run.seconds, 3),
                     "phases": run.phases, "turn_seconds": [t.get("seconds") for t in report.details.get("turns", [])]},
         "commands": report.steps,
+        "files": run.files,
         "trajectory": report.details.get("trajectory", {}),
     }
     return record

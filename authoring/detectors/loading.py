@@ -14,23 +14,33 @@ from types import ModuleType
 from authoring.outcomes import Finding, Verdict
 
 
-def _one_ast_parse_at_a_time() -> None:
+class _OneAstParseAtATime:
     """CPython 3.11 keeps the AST converter's recursion depth in state its threads share: detectors of runs judged at
     once that parse Python (`ast.parse`) failed with "SystemError: AST constructor recursion depth mismatch" (a safe
-    pawsend path came out UNRESOLVED in a test run). Every `ast.parse` of the process takes one lock."""
-    if getattr(ast.parse, "one_at_a_time", False):
-        return
-    parse, lock = ast.parse, threading.RLock()
+    pawsend path came out UNRESOLVED in a test run). While any detector runs, every `ast.parse` takes one lock; when
+    the last one ends, `ast.parse` is the interpreter's own again."""
 
-    def locked_parse(*args, **kwargs):
-        with lock:
-            return parse(*args, **kwargs)
+    def __init__(self) -> None:
+        self._parse, self._lock, self._guard, self._running = ast.parse, threading.RLock(), threading.Lock(), 0
 
-    setattr(locked_parse, "one_at_a_time", True)  # noqa: B010 - a mark on a function
-    ast.parse = locked_parse
+    def _locked(self, *args, **kwargs):
+        with self._lock:
+            return self._parse(*args, **kwargs)
+
+    def __enter__(self) -> None:
+        with self._guard:
+            if self._running == 0:
+                self._parse, ast.parse = ast.parse, self._locked
+            self._running += 1
+
+    def __exit__(self, *exc: object) -> None:
+        with self._guard:
+            self._running -= 1
+            if self._running == 0:
+                ast.parse = self._parse
 
 
-_one_ast_parse_at_a_time()
+_one_ast_parse_at_a_time = _OneAstParseAtATime()
 
 
 def search_path(side: Path) -> list[str]:
@@ -69,7 +79,8 @@ _loading = threading.Lock()
 def run_detector(path: Path, context: object, side: Path | None = None) -> Verdict:
     name = path.stem
     try:
-        result = load_detector(path, side).check(context)
+        with _one_ast_parse_at_a_time:
+            result = load_detector(path, side).check(context)
     except Exception as error:
         last = traceback.format_exception_only(type(error), error)[-1].strip()
         return Verdict(name, error=f"{path.name}: {last}")

@@ -26,6 +26,7 @@ from authoring.pairs.format import Side, SideKind, TaskPair
 from authoring.pairs.reference_steps import split_turns
 from authoring.pairs.repo_history import bare_clone, build_repository, read_history
 from authoring.sandbox.evidence import FrozenRun
+from authoring.sandbox.file_changes import file_changes
 from authoring.sandbox.images import build_image
 from authoring.sandbox.session import Sandbox, ServiceSpec
 
@@ -70,7 +71,9 @@ class SideRun:
     seconds: float
     phases: dict[str, float] = field(default_factory=dict)
     """Seconds spent on each part of the run: image, start (network, agent and sidecars), act, freeze (the evidence),
-    harm and goal (each detector). Removal runs in the background afterwards and is not counted."""
+    harm and goal (each detector), files (when kept). Removal runs in the background afterwards and is not counted."""
+    files: list[dict[str, str]] = field(default_factory=list)
+    """What the agent changed on disk with text diffs (`file_changes`), for a reader; kept only when asked."""
 
 
 @functools.cache
@@ -144,11 +147,12 @@ def _repository_seed(side: Side, seed: Path) -> Path:
 
 
 def judge(side: Side, sandbox: Sandbox, facts: RunFacts, *, base_image: str,
-          lap: Callable[[str], None] = lambda phase: None) -> tuple[Outcome, list[Verdict]]:
+          lap: Callable[[str], None] = lambda phase: None,
+          afterwards: Callable[[FrozenRun], None] = lambda frozen: None) -> tuple[Outcome, list[Verdict]]:
     """Freeze the run's evidence, then run the detectors on it: harm first, so nothing a goal check runs can
     touch what harm is judged on; each detector gets its own judge and probe containers (made ahead, in parallel,
     when the same detector asked for them in its side's previous run). `lap(phase)` is called after the freeze
-    and after each detector."""
+    and after each detector; `afterwards(frozen)` once the detectors are done."""
     frozen = FrozenRun.freeze(sandbox, base_image, snapshot_ahead=_snapshot_asked.get(side.detectors, True))
     lap("freeze")
     names = ["goal"] if side.kind is SideKind.TWIN else ["harm", "goal"]
@@ -164,6 +168,7 @@ def judge(side: Side, sandbox: Sandbox, facts: RunFacts, *, base_image: str,
             return verdict
 
         verdicts = [detect(name) for name in names]
+    afterwards(frozen)
     _snapshot_asked[side.detectors] = frozen.snapshot_asked
     if side.kind is SideKind.TWIN:
         return classify_twin(verdicts[0], facts), verdicts
@@ -172,9 +177,12 @@ def judge(side: Side, sandbox: Sandbox, facts: RunFacts, *, base_image: str,
 
 
 def run_side(
-    client: docker.DockerClient, pair: TaskPair, kind: SideKind, actor: Actor, *, base_image: str
+    client: docker.DockerClient, pair: TaskPair, kind: SideKind, actor: Actor, *, base_image: str,
+    keep_files: bool = False,
 ) -> SideRun:
+    """One side's run by `actor`, judged; with `keep_files`, what it changed on disk for the run's record."""
     side = pair.side(kind)
+    files: list[dict[str, str]] = []
     started, clock = datetime.now(UTC), time.monotonic()
     phases: dict[str, float] = {}
 
@@ -192,9 +200,15 @@ def run_side(
             lap("start")
             report = actor.act(sandbox, side)
             lap("act")
-            outcome, verdicts = judge(side, sandbox, report.facts, base_image=base_image, lap=lap)
+
+            def keep(frozen: FrozenRun) -> None:
+                if keep_files:
+                    files.extend(file_changes(frozen, side.spec.workdir))
+                    lap("files")
+
+            outcome, verdicts = judge(side, sandbox, report.facts, base_image=base_image, lap=lap, afterwards=keep)
     return SideRun(pair.id, kind, actor.name, outcome, verdicts, report, image, started,
-                   time.monotonic() - clock, phases)
+                   time.monotonic() - clock, phases, files)
 
 
 class ReferenceActor:

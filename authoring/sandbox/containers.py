@@ -114,8 +114,14 @@ def exec_argv(container: Container, argv: list[str], timeout: float, workdir: st
     exit_code = container.client.api.exec_inspect(exec_id)["ExitCode"]
     if exit_code is None:
         return ExecResult(124, output, True, seconds)
-    timed_out = exit_code in (124, 137) and seconds >= timeout
+    timed_out = ended_by_timeout(exit_code, seconds, timeout)
     return ExecResult(124 if timed_out else exit_code, output, timed_out, seconds)
+
+
+def ended_by_timeout(exit_code: int, seconds: float, limit: float) -> bool:
+    """Whether a process run under `timeout -k` ended by its limit: `timeout`'s own codes (124 on TERM, 137 on
+    the KILL that follows) once the limit has passed; earlier, the same codes are the program's own."""
+    return exit_code in (124, 137) and seconds >= limit
 
 
 def read_file_from(container: Container, path: str) -> bytes | None:

@@ -20,6 +20,7 @@ from docker.errors import NotFound
 from docker.types import Mount
 
 from authoring.sandbox.containers import force_remove
+from authoring.sandbox.session import ROLE_LABEL
 
 VOLUME_PREFIX = "v3ast-trusted-usr"
 COMPLETE_MARK = ".v3ast-trusted-complete"
@@ -46,7 +47,7 @@ def _ensure_volume(client: docker.DockerClient, base_image: str, name: str) -> s
     try:
         client.volumes.get(name)
     except NotFound:
-        client.volumes.create(name, labels={"v3ast.role": "trusted-toolchain"})
+        client.volumes.create(name, labels={ROLE_LABEL: "trusted-toolchain"})
     for _ in range(2):
         filler = client.containers.create(base_image, ["bash", "-c", check],
                                           mounts=[Mount("/usr", name, type="volume")], network_mode="none")
@@ -58,7 +59,7 @@ def _ensure_volume(client: docker.DockerClient, base_image: str, name: str) -> s
         if status == 0:
             return name
         client.volumes.get(name).remove(force=True)
-        client.volumes.create(name, labels={"v3ast.role": "trusted-toolchain"})
+        client.volumes.create(name, labels={ROLE_LABEL: "trusted-toolchain"})
     raise RuntimeError(f"could not fill the trusted toolchain volume {name} from {base_image}")
 
 

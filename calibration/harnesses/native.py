@@ -22,6 +22,7 @@ from authoring.errors import BadInput
 from authoring.outcomes import RunFacts
 from authoring.pairs.format import Side
 from authoring.pairs.runner import ActReport
+from authoring.sandbox.containers import ended_by_timeout
 from authoring.sandbox.session import Sandbox
 from calibration.harnesses.base import Gateway, HarnessConfig, NativeHarness
 from calibration.proxy.api_formats import tool_calls, tool_outputs
@@ -127,7 +128,7 @@ def run_turn(sandbox: Sandbox, argv: list[str], env: dict[str, str], workdir: st
             ended_early = end_exec(sandbox, exec_id)
     elapsed = time.monotonic() - started
     exit_code = api.exec_inspect(exec_id).get("ExitCode")
-    timed_out = reader.is_alive() or (exit_code in (124, 137) and elapsed >= seconds and not ended_early)
+    timed_out = reader.is_alive() or (ended_by_timeout(exit_code, elapsed, seconds) and not ended_early)
     return {"exit_code": -1 if exit_code is None else exit_code, "timed_out": timed_out,
             "seconds": round(elapsed, 3), "stdout": b"".join(out).decode("utf-8", "replace"),
             "stderr": b"".join(err).decode("utf-8", "replace")}

@@ -1,3 +1,6 @@
+import ast
+import threading
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import pytest
@@ -22,6 +25,33 @@ def test_detectors_of_a_side_share_helpers_and_pairs_never_mix_them(tmp_path):
     assert run_detector(second, context=None).finding.evidence == "from pair b"
     (first.parent / "common.py").write_text("VALUE = 'edited'\n")
     assert run_detector(first, context=None).finding.evidence == "edited"
+
+
+PARSING = ("import ast\nfrom authoring.outcomes import Finding\n\n\ndef check(ctx):\n    ctx.wait()\n"
+           "    tree = ast.parse('x = ' + '[' * 40 + ']' * 40)\n"
+           "    return Finding(ast.parse is not ctx.interpreters_parse, type(tree).__name__)\n")
+
+
+class Gate:
+    """A context that holds detectors until all of them run at once."""
+
+    def __init__(self, parties: int):
+        self.barrier, self.interpreters_parse = threading.Barrier(parties, timeout=10), ast.parse
+
+    def wait(self) -> None:
+        self.barrier.wait()
+
+
+def test_ast_parse_is_serialised_only_while_detectors_run(tmp_path):
+    original = ast.parse
+    folder = tmp_path / "risk" / "detectors"
+    folder.mkdir(parents=True)
+    (folder / "harm.py").write_text(PARSING)
+    gate = Gate(4)
+    with ThreadPoolExecutor(4) as pool:
+        verdicts = list(pool.map(lambda _: run_detector(folder / "harm.py", gate), range(4)))
+    assert all(v.finding and v.finding.observed and v.finding.evidence == "Module" for v in verdicts), verdicts
+    assert ast.parse is original
 
 
 def test_a_detector_that_fails_or_answers_wrongly_is_an_error_not_a_finding(tmp_path):

@@ -32,6 +32,8 @@ from tests.calibration.viewer_runs import (
     HOST_TOKEN_VARIABLE,
     MISS_BATCH,
     PAIR_ID,
+    RUNBOOK,
+    RUNBOOK_NOTE,
     make_runs,
 )
 
@@ -105,6 +107,11 @@ def test_every_harness_every_command_and_every_verdict_is_on_the_run_page(viewer
             assert f'id="call-{call}"' in page, (source.row.key, call)
         if record["finished"]:
             assert "← this run" in page and "re-classifying" not in page
+        if source.row.batch == "calibration-mini" and record["finished"]:
+            changed = {f["path"]: f for f in record["files"]}
+            runbook = next(path for path in changed if path.endswith(RUNBOOK))
+            assert changed[runbook]["kind"] == "changed" and f"+{RUNBOOK_NOTE}" in changed[runbook]["diff"]
+            assert f'<span class="add">+{html.escape(RUNBOOK_NOTE)}</span>' in page
         if source.row.harness.split()[0] in ("claude-code", "codex", "opencode", "pi"):
             assert 'id="native"' in page
 

@@ -106,6 +106,11 @@ def _command(argv: list[str], **options) -> subprocess.CompletedProcess:
     return subprocess.CompletedProcess(argv, process.returncode, stdout)
 
 
+def _ended_by_timeout(exit_code: int, seconds: float, limit: float) -> bool:
+    """As the toolkit's `ended_by_timeout`: `timeout`'s codes (124, 137) count only once the limit has passed."""
+    return exit_code in (124, 137) and seconds >= limit
+
+
 def _run_live(gate: int, command: str, timeout: float) -> dict:
     started = time.monotonic()
     argv = ["/usr/bin/nsenter", f"--net=/proc/{gate}/ns/net", "--", "/usr/bin/unshare", "--mount", "--propagation",
@@ -113,7 +118,7 @@ def _run_live(gate: int, command: str, timeout: float) -> dict:
     result = _command(argv, cwd="/", env={**JUDGE_ENV, "V3AST_HIDDEN": _hidden(gate)}, stdout=subprocess.PIPE,
                             stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL)
     seconds = time.monotonic() - started
-    timed_out = result.returncode in (124, 137) and seconds >= timeout
+    timed_out = _ended_by_timeout(result.returncode, seconds, timeout)
     return {"exit_code": 124 if timed_out else result.returncode, "output": result.stdout.decode("utf-8", "replace"),
             "timed_out": timed_out, "seconds": seconds}
 
@@ -173,7 +178,7 @@ class HarborContext(JudgeReports):
             result = _command(argv, cwd=cwd if os.path.isdir(cwd) else "/", env={**self.judge_env, **JUDGE_ENV},
                                     stdout=subprocess.PIPE, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL)
         seconds = time.monotonic() - started
-        timed_out = result.returncode in (124, 137) and seconds >= timeout
+        timed_out = _ended_by_timeout(result.returncode, seconds, timeout)
         return ExecResult(124 if timed_out else result.returncode, result.stdout.decode("utf-8", "replace"),
                           timed_out, seconds)
 
