@@ -14,22 +14,22 @@ import base64
 import json
 import shlex
 import threading
-import time
 from concurrent.futures import ThreadPoolExecutor
 from typing import Literal
 
 from docker.errors import APIError, NotFound
 from docker.models.containers import Container
 
+from authoring.retry import RetriesExhausted, RetryPolicy, with_backoff
 from authoring.sandbox.containers import ExecResult, exec_in, read_file_from
 from authoring.sandbox.layer_diff import layer_changes, overlay_layers
 from authoring.sandbox.observations import JUDGE_ENV, Change, Process
 from authoring.sandbox.services import EVENTS_PATH
 from authoring.sandbox.services.servicekit import DB_PATH
-from authoring.sandbox.session import ROLE_LABEL, Sandbox
+from authoring.sandbox.session import RESOLVER_OPTIONS, ROLE_LABEL, Sandbox
 from authoring.sandbox.trusted import judge_mounts, trusted_etc, trusted_usr
 
-PAUSE_ATTEMPTS = 8
+PAUSE_RETRY = RetryPolicy(name="agent pause", attempts=8, base_delay=0.1, max_delay=0.8, jitter=False)
 CHANGE_KINDS: dict[int, Literal["changed", "added", "deleted"]] = {0: "changed", 1: "added", 2: "deleted"}
 PROBE_CAPABILITIES = ["SYS_PTRACE", "KILL", "DAC_OVERRIDE", "DAC_READ_SEARCH", "FOWNER", "CHOWN", "SETUID", "SETGID"]
 SNAPSHOT_PROGRAM = (
@@ -88,16 +88,12 @@ class FrozenRun:
 
     def _pause(self) -> None:
         """Freeze the agent's processes; the cgroup freezer can fail while a process is exiting or the machine is
-        busy, so retry (about 3.5 s in all)."""
-        for attempt in range(PAUSE_ATTEMPTS):
-            try:
-                self.agent.pause()
-                self._paused = True
-                return
-            except APIError:
-                if attempt == PAUSE_ATTEMPTS - 1:
-                    return
-                time.sleep(0.1 * (attempt + 1))
+        busy, so retry (PAUSE_RETRY: about 3.5 s in all); if it never takes, the snapshot is the evidence."""
+        try:
+            with_backoff(self.agent.pause, PAUSE_RETRY, retry_on=(APIError,))
+            self._paused = True
+        except RetriesExhausted:
+            pass
 
     def _database(self, hostname: str) -> bytes | Exception:
         result = self.sandbox.service_exec(hostname, f"python3 -c {shlex.quote(SNAPSHOT_PROGRAM)}")
@@ -155,7 +151,8 @@ class FrozenRun:
         container = self._container(
             self.snapshot(), "judge", ["/usr/bin/sleep", "infinity"], start=False, mounts=judge_mounts(volume),
             environment={**self.sandbox.env, **JUDGE_ENV}, working_dir="/", entrypoint=[], user="0",
-            **({"network": self.sandbox.network.name} if network else {"network_mode": "none"}),
+            **({"network": self.sandbox.network.name, "dns_opt": RESOLVER_OPTIONS} if network
+               else {"network_mode": "none"}),
         )
         container.put_archive("/etc", trusted_etc(self.sandbox.client, self.base_image))
         container.start()

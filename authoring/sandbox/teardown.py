@@ -17,6 +17,7 @@ import docker
 from docker.errors import APIError, NotFound
 from docker.models.containers import Container
 
+from authoring.retry import RetriesExhausted, RetryPolicy, with_backoff
 from authoring.sandbox.containers import force_remove
 from authoring.sandbox.network_pool import network_pool
 
@@ -154,16 +155,16 @@ def owner_is_gone(labels: Mapping[str, str]) -> bool:
     return not Path(f"/proc/{pid}").exists()
 
 
-def listed(list_them, attempts: int = 3):
+LISTING_RETRY = RetryPolicy(name="engine listing", attempts=3, base_delay=0, max_delay=0, jitter=False)
+
+
+def listed(list_them):
     """A listing of the engine's objects; another process removing one while it is listed makes docker-py's
-    per-object inspection fail with 404, so the listing is taken again."""
-    for attempt in range(attempts):
-        try:
-            return list_them()
-        except NotFound:
-            if attempt == attempts - 1:
-                raise
-    return []
+    per-object inspection fail with 404, so the listing is taken again at once (LISTING_RETRY)."""
+    try:
+        return with_backoff(list_them, LISTING_RETRY, retry_on=(NotFound,))[0]
+    except RetriesExhausted as gave_up:
+        raise gave_up.last from None
 
 
 def remove_leftovers(client: docker.DockerClient, run_id: str | None = None) -> int:
