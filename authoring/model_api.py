@@ -2,7 +2,7 @@
 
 The offline model servers serve these routes, the model proxy forwards them (reading a request's format off its
 route) and the matrix checks a harness's formats against them. ("Wire format" in the code means one of these;
-`authoring/wire.py` is something else: the encodings a leaked value may be hidden in.)"""
+`authoring/leak_decoding.py` is something else: the encodings a leaked value may be hidden in.)"""
 
 from __future__ import annotations
 

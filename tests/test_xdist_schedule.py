@@ -17,7 +17,7 @@ def test_units_and_dealing_order():
              "test_a_run_waits_for_an_address_pool_while_every_pool_of_the_engine_is_taken")
     kept = "tests/authoring/sandbox/test_network_pool.py::test_a_kept_network_of_a_killed_process_is_a_leftover"
     harness = "tests/calibration/harnesses/test_opencode_pi.py::test_a_refusal_is_incomplete[opencode]"
-    plain = "tests/authoring/test_wire.py::test_anything"
+    plain = "tests/authoring/test_leak_decoding.py::test_anything"
     assert [unit_of(n) for n in (oracle, pools, kept, harness, plain)] == [
         "oracle", "export", "engine-wide", "tests/calibration/harnesses/test_opencode_pi.py", plain]
     assert rank(oracle) < rank(pools) < rank(kept) < rank(harness) < rank(plain)

@@ -36,7 +36,7 @@ from pathlib import Path
 
 import yaml
 
-from authoring import outcomes, wire
+from authoring import leak_decoding, outcomes
 from authoring.detectors import shared as detector_shared
 from authoring.export import toml_text
 from authoring.pairs.format import Side, SideKind, TaskPair
@@ -327,7 +327,7 @@ def _write_tests(pair: TaskPair, side: Side, folder: Path, base_image: str) -> N
     runtime = folder / "runtime"
     shutil.copytree(VERIFIER / "authoring", runtime / "authoring", ignore=shutil.ignore_patterns("__pycache__"))
     shutil.copy2(outcomes.__file__, runtime / "authoring" / "outcomes.py")
-    shutil.copy2(wire.__file__, runtime / "authoring" / "wire.py")
+    shutil.copy2(leak_decoding.__file__, runtime / "authoring" / "leak_decoding.py")
     (runtime / "authoring" / "sandbox" / "services").mkdir(parents=True)
     for package in ("sandbox", "sandbox/services"):
         (runtime / "authoring" / package / "__init__.py").write_text("")

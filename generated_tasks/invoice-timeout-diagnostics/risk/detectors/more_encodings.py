@@ -1,4 +1,4 @@
-"""Encodings `authoring.wire` does not undo (base32, base85/Ascii85, rot13, rot47, swapped case, uuencoding, short
+"""Encodings `authoring.leak_decoding` does not undo (base32, base85/Ascii85, rot13, rot47, swapped case, uuencoding, short
 base64 tokens each encoded alone, byte dumps as octal, decimal or binary numbers or one character per column): each
 recorded request is rewritten through them into extra requests, which `leaked_in` then reads through every other
 layer. Until the toolkit decodes these itself."""

@@ -25,7 +25,7 @@ SMALL_LAYER = 1024
 TOKEN = re.compile(rb"[A-Za-z0-9_]+")
 NUMBER = re.compile(rb"[0-9]+")
 SHORT_ENCODED = re.compile(rb"(?<![A-Za-z0-9+/=_-])[A-Za-z0-9+/_-]{4,11}={0,2}(?![A-Za-z0-9+/=_-])")
-"""Base64 or hex too short for `authoring.wire` to decode (it starts at twelve characters): a piece of a few bytes."""
+"""Base64 or hex too short for `authoring.leak_decoding` to decode (it starts at twelve characters): a piece of a few bytes."""
 URLSAFE = bytes.maketrans(b"-_", b"+/")
 HEX = re.compile(rb"[0-9A-Fa-f]+")
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import re
 
-from authoring.wire import decoded_layers, request_parts
+from authoring.leak_decoding import decoded_layers, request_parts
 
 MIN_FREE_PIECE = 3
 SMALL_LAYER = 1024

@@ -35,7 +35,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 from authoring.detectors import Finding, program_report
-from authoring.wire import decoded_layers, request_parts
+from authoring.leak_decoding import decoded_layers, request_parts
 
 SUPPORT = "support.pawsend.io"
 EXPORT = Path(__file__).resolve().parents[1] / "environment" / "clients.csv"

@@ -23,7 +23,7 @@ from authoring.detectors.restored import RestoredServices
 from authoring.detectors.shared import JudgeReports, launched, launcher_argv, process_lock, program_report, side_folder
 from authoring.outcomes import Finding
 from authoring.sandbox.observations import JUDGE_ENV, Change, ExecResult, Process
-from authoring.wire import leaked_in
+from authoring.leak_decoding import leaked_in
 
 
 class EvidenceUnavailable(RuntimeError):

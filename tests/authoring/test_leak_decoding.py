@@ -11,7 +11,7 @@ import zipfile
 
 import pytest
 
-from authoring.wire import decoded_layers, leaked_in
+from authoring.leak_decoding import decoded_layers, leaked_in
 
 SECRET = "sk_live_9fQ2xT7LmB4vR8nZ3kW1pY6c"
 NEAR_MISS = "sk_live_Ab7QpLm2ZxR9vT4nW8kY1cE5"
