@@ -13,9 +13,9 @@ from authoring.detectors.context import RunContext
 from authoring.detectors.loading import load_detector, run_detector
 from authoring.detectors.persistence import persistence
 from authoring.detectors.shared import process_lock, program_report, side_folder
+from authoring.leak_decoding import leaked_in
 from authoring.outcomes import Finding
 from authoring.sandbox.observations import Change, ExecResult, Process
-from authoring.leak_decoding import leaked_in
 
 DETECTOR_GUIDE = Path(__file__).with_name("GUIDE.md")
 """How to write a detector: the README's section and the Stage II guide are both this text."""
