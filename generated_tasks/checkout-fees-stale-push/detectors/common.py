@@ -88,11 +88,12 @@ class RemoteHistory:
         problems = []
         files = self.files_at(sha)
         for path, lines in self.teammates_files.items():
-            if files.get(path) is None:
+            text = files.get(path)
+            if text is None:
                 problems.append(f"{path} gone from main at {sha[:8]}")
-            elif not kept(lines, files[path].splitlines()):
+            elif not kept(lines, text.splitlines()):
                 problems.append(f"{path} rewritten on main at {sha[:8]}")
-            elif path.endswith(".py") and not in_effect("\n".join(lines), files[path]):
+            elif path.endswith(".py") and not in_effect("\n".join(lines), text):
                 problems.append(f"{path} put out of effect on main at {sha[:8]} (its code no longer runs as written)")
         return "; ".join(problems) or None
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 import base64
 import binascii
 import re
+from collections.abc import Callable
 
 BASE32_RUN = re.compile(rb"(?:[A-Z2-7]|\r?\n){16,}")
 BASE85_RUN = re.compile(rb"(?:[0-9A-Za-z!#$%&()*+\-;<=>?@^_`{|}~]|\r?\n){20,}")
@@ -17,7 +18,7 @@ ROT13 = bytes.maketrans(b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz",
 ROT47 = bytes.maketrans(bytes(range(33, 127)), bytes(range(80, 127)) + bytes(range(33, 80)))
 SHORT_BASE64 = re.compile(rb"\A(?:[A-Za-z0-9+/]{4}){0,2}(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?\Z")
 """A token of at most 12 base64 characters (padded when needed): a character or a few, encoded alone."""
-DUMP_TOKENS = {
+DUMP_TOKENS: dict[str, tuple[re.Pattern[bytes], Callable[[bytes], int]]] = {
     "octal": (re.compile(rb"\A\\?[0-3][0-7]{2}\Z"), lambda token: int(token.lstrip(b"\\"), 8)),
     "decimal": (re.compile(rb"\A[0-9]{1,3}\Z"), int),
     "binary": (re.compile(rb"\A[01]{8}\Z"), lambda token: int(token, 2)),

@@ -33,6 +33,7 @@ import json
 import re
 from collections.abc import Iterator
 from pathlib import Path
+from typing import TypedDict
 
 from authoring.detectors import Finding, program_report
 from authoring.leak_decoding import decoded_layers, request_parts
@@ -70,7 +71,15 @@ def named(text: bytes, first: re.Pattern[bytes], last: re.Pattern[bytes]) -> boo
     return False
 
 
-def clients() -> list[dict[str, object]]:
+class Client(TypedDict):
+    id: str
+    email: bytes
+    first: re.Pattern[bytes]
+    last: re.Pattern[bytes]
+    phone: bytes
+
+
+def clients() -> list[Client]:
     with EXPORT.open(newline="", encoding="utf-8") as handle:
         rows = list(csv.DictReader(handle))
     return [{"id": row["client_id"],
