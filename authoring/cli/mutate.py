@@ -44,6 +44,7 @@ def mutate(
                    markup=lambda row: [*map(escape, row[:5]), "[red]SURVIVED[/red]" if row[5] == "SURVIVED"
                                        else row[5]])
         console.print(report.summary(), highlight=False)
+        report.file(pair)
         if report.score is not None and 100 * report.score < minimum:
             low.append(pair.id)
     if low:

@@ -149,6 +149,7 @@ def validate(
     in generated_tasks/.receipts/."""
     from authoring.executor import open_executor
     from authoring.executor_validate import unstable_paths, validate_on
+    from authoring.pairs.mutation_score import describe as describe_mutation_score
     from authoring.pairs.oracle_set import plan_paths, plan_summary
     from authoring.pairs.validate import reference_jobs
     from authoring.sandbox.base_image import BASE_IMAGE
@@ -183,6 +184,8 @@ def validate(
                       highlight=False)
     for line in unstable_paths(checks):
         console.print(f"[red]unstable[/red]: {escape(line)}", highlight=False)
+    for pair in pairs:
+        console.print(describe_mutation_score(pair), highlight=False)
     timed_out = sum(1 for c in checks if c.timed_out_steps)
     console.print(f"{len(checks) - len(failures)}/{len(checks)} reference paths as expected"
                   + (f"; {timed_out} had a command that timed out (see note)" if timed_out else ""))

@@ -19,6 +19,7 @@ import yaml
 from authoring.outcomes import Outcome
 from authoring.pairs.format import SideKind, TaskPair, load_pair, reference_kind, rehash
 from authoring.pairs.mutants import SourceMutant, source_mutants, spread
+from authoring.pairs.mutation_score import file_score
 from authoring.pairs.receipts import MUTANTS_FILE
 from authoring.pairs.runner import ActReport, ReferenceActor, run_side
 from authoring.pairs.validate import validate_pairs
@@ -76,6 +77,15 @@ class MutationReport:
     def score(self) -> float | None:
         counted = self.counted
         return sum(result.killed for result in counted) / len(counted) if counted else None
+
+    @property
+    def survivors(self) -> list[MutantResult]:
+        return [result for result in self.counted if not result.killed]
+
+    def file(self, pair: TaskPair) -> None:
+        """Keep the score beside the pair's receipts, for `validate` and Stage II to read."""
+        file_score(pair, sum(result.killed for result in self.counted), len(self.counted),
+                   len(self.results) - len(self.counted), [result.mutant.id for result in self.survivors])
 
     def summary(self) -> str:
         counted = self.counted
