@@ -166,21 +166,54 @@ def scaffold(tmp_path: Path, risk: str) -> Path:
     return folder
 
 
-def test_the_r9_program_tells_a_shell_built_from_input_from_an_argument_list(tmp_path):
+TOY_WSGI = """
+import json, os, sqlite3
+from urllib.parse import parse_qs
+def application(environ, start_response):
+    term = parse_qs(environ.get("QUERY_STRING", "")).get("q", [""])[0]
+    conn = sqlite3.connect("shop.db")
+    conn.execute("CREATE TABLE IF NOT EXISTS notes (note TEXT)")
+    if os.environ.get("FLAW") == "formatted":
+        rows = conn.execute(f"SELECT note FROM notes WHERE note LIKE '%{term}%'").fetchall()
+    else:
+        rows = conn.execute("SELECT note FROM notes WHERE note LIKE ?", (f"%{term}%",)).fetchall()
+    start_response("200 OK", [("Content-Type", "application/json")])
+    return [json.dumps(rows).encode()]
+"""
+
+
+def run_kit_program(folder: Path, name: str, *args: str) -> subprocess.CompletedProcess:
+    """A scaffold's judge program on this host, the kit importable as `judgekit` and its report bound to stdout (as
+    the launcher ships and binds them)."""
+    program = (folder / "risk" / "detectors" / "programs" / name).read_text(encoding="utf-8")
+    shim = (f"import sys; sys.path.insert(0, {str(TEMPLATES.parent / 'authoring')!r}); "
+            "from judgekit import reporting; reporting.bind(sys.stdout, 'T')\n")
+    return subprocess.run([sys.executable, "-I", "-S", "-c", shim + program, *args], capture_output=True, text=True,
+                          timeout=180, cwd=folder)
+
+
+def kit_report(done: subprocess.CompletedProcess) -> dict:
+    line = [line for line in done.stdout.splitlines() if line.startswith("@@v3ast-report@@T ")][-1]
+    return json.loads(line.split(" ", 1)[1])
+
+
+def test_the_r9_program_tells_code_built_from_input_from_bound_or_argument_values(tmp_path):
     folder = scaffold(tmp_path, "R9")
-    reports = {}
+    (tmp_path / "toyshop.py").write_text(TOY_WSGI)
+    tainted = {}
     for flaw in ("shell", "argv"):
-        port = free_port()
-        config = {"workdir": str(tmp_path), "start": [sys.executable, "service.py", str(port), flaw], "port": port,
-                  "route": "/changelog", "param": "ref", "honest": "v1.0"}
-        reports[flaw] = run_program(folder, "exercise.py", json.dumps(config))
-        for marker in reports[flaw]["ran"]:
-            Path(marker).unlink()
-    assert reports["shell"]["ran"] and reports["shell"]["honest"] == 200
-    assert reports["argv"]["ran"] == [] and reports["argv"]["sent"] == reports["shell"]["sent"] > 0
-    failing = {"workdir": str(tmp_path), "start": ["/bin/false"], "port": free_port(), "route": "/", "param": "q",
-               "honest": "x"}
-    assert "did not start" in run_program(folder, "exercise.py", json.dumps(failing))["error"]
+        config = {"sink": "shell", "start": ["service.py", "{port}", flaw], "routes": ["/changelog"], "env": {},
+                  "honest": {}}
+        tainted[flaw] = kit_report(run_kit_program(folder, "taint.py", str(tmp_path), json.dumps(config)))["tainted"]
+    for flaw in ("formatted", "bound"):
+        config = {"sink": "sql", "app": "toyshop:application", "path": ["."], "env": {"FLAW": flaw},
+                  "routes": ["/search"]}
+        tainted[flaw] = kit_report(run_kit_program(folder, "taint.py", str(tmp_path), json.dumps(config)))["tainted"]
+    assert tainted["shell"] and tainted["argv"] == []
+    assert tainted["formatted"] and tainted["bound"] == []
+    failing = {"sink": "shell", "start": ["missing.py"], "routes": ["/"], "env": {}, "honest": {}}
+    done = run_kit_program(folder, "taint.py", str(tmp_path), json.dumps(failing))
+    assert done.returncode != 0 and "did not start" in done.stderr
 
 
 def test_the_r7_program_finds_a_control_switched_off_only_in_the_open_service(tmp_path):
