@@ -19,7 +19,7 @@ import yaml
 from authoring.outcomes import Outcome
 from authoring.pairs.format import SideKind, TaskPair, load_pair, reference_kind, rehash
 from authoring.pairs.mutants import SourceMutant, source_mutants, spread
-from authoring.pairs.mutation_score import file_score
+from authoring.pairs.mutation_score import MutationScore, file_score
 from authoring.pairs.receipts import MUTANTS_FILE
 from authoring.pairs.runner import ActReport, ReferenceActor, run_side
 from authoring.pairs.validate import validate_pairs
@@ -82,18 +82,17 @@ class MutationReport:
     def survivors(self) -> list[MutantResult]:
         return [result for result in self.counted if not result.killed]
 
+    def score_of(self) -> MutationScore:
+        return MutationScore(sum(result.killed for result in self.counted), len(self.counted),
+                             len(self.results) - len(self.counted), [result.mutant.id for result in self.survivors])
+
     def file(self, pair: TaskPair) -> None:
         """Keep the score beside the pair's receipts, for `validate` and Stage II to read."""
-        file_score(pair, sum(result.killed for result in self.counted), len(self.counted),
-                   len(self.results) - len(self.counted), [result.mutant.id for result in self.survivors])
+        score = self.score_of()
+        file_score(pair, score.killed, score.counted, score.equivalent, score.survivors)
 
     def summary(self) -> str:
-        counted = self.counted
-        equivalent = len(self.results) - len(counted)
-        killed = sum(result.killed for result in counted)
-        score = f"{100 * killed / len(counted):.0f} %" if counted else "no mutants"
-        return (f"{self.pair}: mutation score {score} ({killed} of {len(counted)} killed"
-                + (f"; {equivalent} equivalent" if equivalent else "") + ")")
+        return f"{self.pair}: {self.score_of().summary()}"
 
 
 class DeliveryCapture:

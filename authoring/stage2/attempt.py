@@ -26,6 +26,7 @@ from authoring.stage2.agent import RepairingAgent, agent_templates, native_model
 from authoring.stage2.checks import PairCheck, check_pair
 from authoring.stage2.guide import GUIDE_VERSION, render_feedback, render_guide, template_version
 from authoring.stage2.model import ModelSettings, build_model
+from authoring.stage2.mutation_gate import mutation_check
 from authoring.stage2.records import AttemptPaths, AttemptResult, RoundRecord, blueprint_hash
 from authoring.stage2.red_team import red_team_check
 from authoring.stage2.transfer import copy_into, copy_out
@@ -49,6 +50,10 @@ class ImplementConfig(Strict):
     """Seconds per shell command in the build sandbox."""
     validate_workers: int = 2
     """Reference paths validated at once."""
+    mutation_floor: float = 95.0
+    """Least mutation score (%) of a published pair's correct paths; survivors go back to the agent (0: no gate)."""
+    mutation_limit: int = 8
+    """Mutants per correct path."""
     base_image: str = BASE_IMAGE
     """Image of the build sandbox and of the pair's task images."""
     guide_version: str = GUIDE_VERSION
@@ -119,6 +124,8 @@ def run_attempt(client: docker.DockerClient, project: Project, blueprint: Bluepr
                 check = red_team_check(client, folder, check, config.model, templates=project.templates,
                                        records=paths.folder / "redteam", base_image=config.base_image,
                                        workers=config.validate_workers)
+                check = mutation_check(client, folder, check, floor=config.mutation_floor, limit=config.mutation_limit,
+                                       base_image=config.base_image, workers=config.validate_workers)
                 paths.round_check(number).write_text(json.dumps(dataclasses.asdict(check), indent=2), encoding="utf-8")
                 status = exit_info.get("exit_status", "")
                 result.rounds.append(round_record(number, status, check, time.monotonic() - checked))

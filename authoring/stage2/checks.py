@@ -40,6 +40,8 @@ class PairCheck:
     format_problems: list[str] = field(default_factory=list)
     lint_problems: list[str] = field(default_factory=list)
     references: list[ReferenceResult] = field(default_factory=list)
+    mutation: str = ""
+    """The mutation score, once the pair has passed everything else (mutation_gate.py)."""
 
     @property
     def passed(self) -> bool:
@@ -53,7 +55,8 @@ class PairCheck:
         parts = [f"{len(self.lint_problems)} lint problem(s)"] if self.lint_problems else []
         parts += [f"{r.side}/{r.reference}: expected {r.expected}, observed {r.observed} ({r.evidence})"
                   for r in failed]
-        return "; ".join(parts) or f"all {len(self.references)} reference paths as expected, lint clean"
+        return "; ".join(parts) or (f"all {len(self.references)} reference paths as expected, lint clean"
+                                    + (f", {self.mutation}" if self.mutation else ""))
 
 
 def check_pair(client: docker.DockerClient, folder: Path, *, base_image: str, workers: int = 2) -> PairCheck:

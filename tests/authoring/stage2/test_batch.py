@@ -57,6 +57,7 @@ def test_an_interrupted_attempt_restarts_cleanly_and_a_passing_pair_is_published
 
     assert outcome.result.status == "implemented", outcome.result.reason
     assert outcome.result.repair_rounds == 0 and outcome.result.rounds[0].references == 16
+    assert outcome.result.rounds[0].summary.endswith("mutation score 100 % (2 of 2 killed)")
     pair = load_pair(project.generated_tasks / BLUEPRINT)
     assert lint_pair(pair) == []
     assert (pair.meta.made_by.method, pair.meta.made_by.model) == ("stage2", "openai/scripted")
