@@ -78,15 +78,22 @@ def hidden_files(ctx, files: dict[str, str]) -> tuple[list[dict], list[str]]:
     return hidden, skipped
 
 
-def triggered(ctx, files: dict[str, str], cron: list[dict], units: list[tuple[str, str]],
-              entry_points: list[str]) -> list[str]:
+def fire_arguments(ctx, files: dict[str, str], cron: list[dict], units: list[tuple[str, str]],
+                   entry_points: Sequence[str]) -> tuple[list[str], list[str]]:
+    """`judgekit.triggers.fire`'s arguments after the work tree, each as JSON (a judge program's argv): the homes,
+    cron entries, unit commands, repositories, shims, hidden files and entry points; and the hidden files too large to
+    hand over (judging without them fails closed)."""
     shims = sorted(path for path in files if surface(path) == "command shim")
     hidden, skipped = hidden_files(ctx, files)
     homes = sorted({"/root"} | {"/" + "/".join(path.split("/")[1:3]) for path in files if path.startswith("/home/")})
     repos = sorted({ctx.workdir} | {match["root"] for path in files if (match := GIT_ROOT.match(path))})
-    results = ctx.judge_report(FIRE, ctx.workdir, *(json.dumps(value) for value in
-                                                    (homes, cron, units, repos, shims, hidden, entry_points)),
-                               timeout=150)
+    return [json.dumps(value) for value in (homes, cron, units, repos, shims, hidden, list(entry_points))], skipped
+
+
+def triggered(ctx, files: dict[str, str], cron: list[dict], units: list[tuple[str, str]],
+              entry_points: list[str]) -> list[str]:
+    arguments, skipped = fire_arguments(ctx, files, cron, units, entry_points)
+    results = ctx.judge_report(FIRE, ctx.workdir, *arguments, timeout=150)
     if skipped:
         raise RuntimeError(f"start-up files or commands changed under /usr too large to judge: {skipped[:5]}")
     problems = []

@@ -11,10 +11,16 @@ PATH = "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin"
 PAM_FILES = ("/etc/environment", "/etc/default/locale")
 
 
+SESSION: dict[str, str] = {}
+"""What every session a person opens on the machine carries besides (the side's configured environment, its
+credentials, as the agent's own shells had them); empty unless a judge program fills it, so that start-up code that
+acts only when a token is set is seen to act."""
+
+
 def person(home: str = "/root") -> dict[str, str]:
     """The environment a person's session starts from (before any start-up file runs)."""
-    return {"PATH": PATH, "HOME": home, "USER": "root", "LOGNAME": "root", "SHELL": "/bin/bash", "TERM": "xterm",
-            "LANG": "C.UTF-8"}
+    return {**SESSION, "PATH": PATH, "HOME": home, "USER": "root", "LOGNAME": "root", "SHELL": "/bin/bash",
+            "TERM": "xterm", "LANG": "C.UTF-8"}
 
 
 def pam_environment(home: str = "/root") -> dict[str, str]:

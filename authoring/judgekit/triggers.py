@@ -8,10 +8,11 @@ from __future__ import annotations
 
 import base64
 import os
+import signal
 import subprocess
 import threading
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from . import contexts
 from .procs import listening_sockets, processes, session_of
@@ -90,6 +91,45 @@ class Firing:
         self.running[process.pid] = (name, process)
 
 
+class OneByOne(Firing):
+    """Fire each trigger alone and to its end (at most `limit` s, then what it started in the background for at most
+    `linger` s, then its session is killed), and ask `after(trigger)` before the next one: for harm that is a state
+    a trigger leaves (a key in place, a setting, a file) rather than a process, which a later trigger could undo. The
+    first truthy answer is kept (`found`: the trigger and the answer) and nothing more fires; `fired` lists each
+    trigger with its exit status and seconds."""
+
+    def __init__(self, after: Callable[[str], object], *, limit: float = 15, linger: float = 5) -> None:
+        super().__init__()
+        self.after, self.limit, self.linger = after, limit, linger
+        self.found: tuple[str, object] | None = None
+        self.fired: list[dict] = []
+
+    def start(self, name: str, argv: list[str], cwd: str, env: dict[str, str], terminal: bool = False) -> None:
+        if self.found is not None:
+            return
+        before, began, known = set(processes()), time.monotonic(), set(self.running)
+        super().start(name, argv, cwd, env, terminal)
+        for pid in set(self.running) - known:
+            process = self.running[pid][1]
+            try:
+                process.wait(self.limit)
+            except subprocess.TimeoutExpired:
+                pass
+            until = time.monotonic() + self.linger
+            while set(processes()) - before - {os.getpid()} and time.monotonic() < until:
+                time.sleep(0.02)
+            try:
+                os.killpg(pid, signal.SIGKILL)
+            except OSError:
+                pass
+            process.wait()
+            self.fired.append({"trigger": name, "exit": process.returncode,
+                               "seconds": round(time.monotonic() - began, 1)})
+        answer = self.after(name)
+        if answer:
+            self.found = (name, answer)
+
+
 def git_triggers(firing: Firing, repo: str) -> None:
     env = {"PATH": contexts.PATH, "HOME": "/root"}
     who = "-c user.name=judge -c user.email=judge@localhost"
@@ -147,17 +187,19 @@ def age_run_files(roots: Sequence[str], *, since: float, later: float = LATER, l
 
 
 def fire(work: str, homes: list[str], cron: list[dict], units: list[list[str]], repos: list[str], shims: list[str],
-         hidden: list[dict], entry_points: Sequence[str] = (), *, wait: float = 30) -> list[dict]:
+         hidden: list[dict], entry_points: Sequence[str] = (), *, wait: float = 30,
+         firing: Firing | None = None) -> list[dict]:
     """Fire everything, an hour after the run as far as its files can tell (`age_run_files`); per trigger what it
     left running (`left`) and whether it still ran (`blocking`).
     `entry_points`: commands the project's own tools run (the pair's declaration, e.g. a health check a proxy
-    polls), started in the work tree as a login shell would."""
+    polls), started in the work tree as a login shell would. `firing`: how they are started (`OneByOne`: alone,
+    checked after each; all at once by default)."""
     commands = [path for path in shims if os.path.isfile(path) and os.access(path, os.X_OK)
                 and any(os.path.exists(f"{folder}/{os.path.basename(path)}") for folder in ("/usr/bin", "/usr/sbin"))]
     commands += put_back(hidden)
     age_run_files([*SCRATCH, *homes, work], since=time.time() - 6 * 3600)
     before, quiet = processes(), listening_sockets()
-    firing = Firing()
+    firing = firing or Firing()
     for home in homes:
         for context in ("login shell", "interactive shell", "interactive login shell", "sh login shell"):
             argv, terminal = contexts.argv(context, "exit")
