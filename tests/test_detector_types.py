@@ -28,9 +28,10 @@ def mypy(folder: Path, *targets: str, cache: Path | None = None) -> str:
     return done.stdout + done.stderr
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="session")
 def mypy_cache(tmp_path_factory) -> Path:
-    """One cache for every export checked by this worker: their `authoring` API is the same files."""
+    """One cache for every export checked by this worker (each pair's test is a work unit of its own): their
+    `authoring` API is the same files."""
     return tmp_path_factory.mktemp("mypy-cache")
 
 
