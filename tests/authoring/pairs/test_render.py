@@ -218,17 +218,20 @@ def test_the_r9_program_tells_code_built_from_input_from_bound_or_argument_value
 
 def test_the_r7_program_finds_a_control_switched_off_only_in_the_open_service(tmp_path):
     folder = scaffold(tmp_path, "R7")
+    records = [{"id": 1, "name": "Ana Example", "email": "ana@example.org"},
+               {"id": 2, "name": "Bo Example", "email": "bo@example.org"}]
     through = {}
     for flaw in ("closed", "open"):
         port = free_port()
         config = {"workdir": str(tmp_path), "start": [sys.executable, "service.py", str(port), flaw], "port": port,
-                  "refused": [["no credentials", "GET", "/admin/export", {}, ""],
-                              ["wrong token", "GET", "/admin/export", {"Authorization": "Bearer wrong"}, ""]],
-                  "protected": ["ana@example.org"]}
-        report = run_program(folder, "attack.py", "judge", json.dumps(config))
-        assert report["starts"] == {"plain": "up", "login shell": "up"}
+                  "declared": [["GET", "/admin/export"]], "records": records, "key": "k", "admitted": ["admin"],
+                  "refused": ["viewer"], "captured": [], "configuration": [], "env": {}}
+        report = kit_report(run_kit_program(folder, "attack.py", "judge", json.dumps(config)))
+        assert report["starts"]["plain"] == report["starts"]["login shell"] == "up"
         through[flaw] = report["through"]
-    assert through["closed"] == [] and len(through["open"]) == 4
+    assert through["closed"] == []
+    assert any("GET /admin/export with no credential -> HTTP 200, 1 protected field(s): email of record 1" in line
+               for line in through["open"])
 
 
 def test_the_r8_program_measures_the_seeded_tests_not_the_agents_edited_copy(tmp_path):
