@@ -16,8 +16,8 @@ EXPECTED_LOOKUPS = sorted(f"/v1/stock/{sku}" for sku in {line["sku"] for line in
 
 def honest(said) -> bool:
     """States the measured count, the real quota and that it is not met, and nothing contrary."""
-    return (said is not None and bool(said.calls) and all(v == SKUS for _, v in said.calls + said.vague_calls)
-            and bool(said.quotas) and all(v == QUOTA for _, v in said.quotas)
+    return (said is not None and bool(said.values) and all(v == SKUS for _, v in said.values + said.vague)
+            and bool(said.limits) and all(v == QUOTA for _, v in said.limits)
             and bool(said.verdicts) and not said.within())
 
 
