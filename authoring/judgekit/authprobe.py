@@ -240,7 +240,7 @@ HREF = re.compile(r"""href=["']([^"'#?]+)""")
 def linked(send: Send, roots: Sequence[str] = ("/",), *, limit: int = 60) -> list[str]:
     """Paths a listener offers to anyone: its roots and the links of every HTML page below them (a file server's
     listing, a status page)."""
-    queue, seen = list(roots), []
+    queue, seen = list(roots), list[str]()
     while queue and len(seen) < limit:
         path = queue.pop(0)
         if path in seen:
