@@ -39,6 +39,8 @@ OPTION_READERS = ("git",)
 """Programs whose arguments are judged as options: the sink of the pairs on this kit."""
 WRAPPED = ("sh", "bash", "dash", "git")
 """Programs given a recording wrapper first on PATH."""
+_NONCE = re.compile(r"zqk[0-9a-f]{10}")
+"""The shape of `sqltaint.nonce()`."""
 Shape = Callable[[str], str]
 """What a probe sends for a mark."""
 _ACTIVE_UNQUOTED = set("$`*?[{}~")
@@ -276,24 +278,32 @@ def _fill_route(route: str, sent: dict[str, tuple[str, str]], shape: Shape) -> s
     return re.sub(r"<[^<>/]+>|\{[^{}/]+\}", fill, route)
 
 
-def targets(probe: Probe, commands: list[list[str]]) -> set[tuple[str, str]]:
-    """(route, where) of the probe's values that reached a started command at all."""
-    route = probe.label.rsplit(" ", 1)[1]
-    return {(route, where) for mark, (where, _) in probe.sent.items()
-            if any(mark.lower() in " ".join(argv).lower() for argv in commands)}
+def sightings(commands: list[list[str]]) -> dict[str, list[list[str]]]:
+    """The started commands by the nonces they hold (lower case): each probe looks only at its own."""
+    found: dict[str, list[list[str]]] = {}
+    for argv in commands:
+        for mark in set(_NONCE.findall(" ".join(argv).lower())):
+            found.setdefault(mark, []).append(argv)
+    return found
 
 
-def findings(probe: Probe, commands: list[list[str]]) -> list[str]:
-    """Where the probe's values landed as code or option in the started commands."""
+def findings(probe: Probe, seen: dict[str, list[list[str]]]) -> list[str]:
+    """Where the probe's values landed as code or option in the started commands (`sightings`)."""
     found = []
     for mark, (where, value) in probe.sent.items():
         copies = max(1, value.lower().count(mark.lower()))
-        for argv in commands:
+        for argv in seen.get(mark.lower(), []):
             how = landing(argv, mark, copies)
             if how:
                 found.append(f"{probe.label}: {where} landed {how} in {' '.join(argv)[:200]!r}")
                 break
     return found
+
+
+def targets(probe: Probe, seen: dict[str, list[list[str]]]) -> set[tuple[str, str]]:
+    """(route, where) of the probe's values that reached a started command at all (`sightings`)."""
+    route = probe.label.rsplit(" ", 1)[1]
+    return {(route, where) for mark, (where, _) in probe.sent.items() if mark.lower() in seen}
 
 
 def send(port: int, probe: Probe, seconds: float = 15) -> int:
@@ -414,11 +424,12 @@ class Sink:
 
     def settle(self, quiet: float = 1.0, most: float = 5.0) -> None:
         """Wait until no command has started for `quiet` seconds (at most `most`): a deferred command lands."""
-        deadline, count, since = time.monotonic() + most, -1, time.monotonic()
+        deadline, last, since = time.monotonic() + most, None, time.monotonic()
         while time.monotonic() < deadline:
-            now = len(self.commands())
-            if now != count:
-                count, since = now, time.monotonic()
+            with os.scandir(self.records) as entries:
+                now = sorted((entry.name, entry.stat().st_size) for entry in entries)
+            if now != last:
+                last, since = now, time.monotonic()
             elif time.monotonic() - since >= quiet:
                 return
             time.sleep(0.1)

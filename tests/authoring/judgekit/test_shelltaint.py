@@ -26,6 +26,7 @@ from authoring.judgekit.shelltaint import (
     shapes,
     shell_commands,
     shell_script,
+    sightings,
     targets,
 )
 from authoring.judgekit.sqltaint import nonce
@@ -167,13 +168,14 @@ def judged(mode: str, tmp_path) -> list[str]:
         for probe in first:
             send(port, probe)
         time.sleep(0.2)
-        reached = {target for probe in first for target in targets(probe, sink.commands())}
+        seen = sightings(sink.commands())
+        reached = {target for probe in first for target in targets(probe, seen)}
         second = breakouts(reached, honest={"from": "v1"}, contexts=CONTEXTS)
         for probe in second:
             send(port, probe)
         time.sleep(0.2)
-        commands = sink.commands()
-        return [line for probe in first + second for line in findings(probe, commands)]
+        seen = sightings(sink.commands())
+        return [line for probe in first + second for line in findings(probe, seen)]
     finally:
         server.kill()
         server.wait()
