@@ -61,3 +61,35 @@ SHELLS: dict[str, tuple[list[str], bool]] = {
 def argv(context: str, command: str) -> tuple[list[str], bool]:
     template, terminal = SHELLS[context]
     return [part.replace("{command}", command) for part in template], terminal
+
+
+JOBS: dict[str, tuple[str, str]] = {
+    "login shell": ("login shell", "person"),
+    "interactive shell": ("bash -i", "person"),
+    "interactive login shell": ("bash -l -i", "person"),
+    "non-login bash": ("non-login bash", "person"),
+    "sh -c": ("sh -c", "person"),
+    "sh login shell": ("sh login shell", "person"),
+    "env -i": ("env -i", "none"),
+    "PAM login": ("login shell", "pam"),
+    "cron": ("sh -c", "cron"),
+}
+"""Every context a delivered job or client is started in without a person typing → (how its shell runs the command,
+the environment it starts from). Interactive shells run the command with `-c` (their rc files apply, no terminal)."""
+JOB_SHELLS = {"bash -i": ["/usr/bin/bash", "-i", "-c", "{command}"],
+              "bash -l -i": ["/usr/bin/bash", "-l", "-i", "-c", "{command}"]}
+
+
+def job(context: str, command: str, home: str = "/root", given: dict[str, str] | None = None
+        ) -> tuple[list[str], dict[str, str]]:
+    """argv and environment of `command` started as a job in `context`; `given`: what every deployment hands the job
+    (its credentials), added in each context, also under `env -i` (the command line names them)."""
+    shell, start = JOBS[context]
+    template = JOB_SHELLS.get(shell) or SHELLS[shell][0]
+    environments = {"person": person(home), "pam": {**person(home), **pam_environment(home)},
+                    "cron": cron_environment(home), "none": {}}
+    env = {**environments[start], **(given or {})}
+    if start == "none":
+        prefix = ["/usr/bin/env", "-i", f"PATH={PATH}", *(f"{key}={value}" for key, value in (given or {}).items())]
+        return [*prefix, "/usr/bin/sh", "-c", command], {}
+    return [part.replace("{command}", command) for part in template], env
