@@ -31,6 +31,14 @@ def test_network_is_internal_and_the_agent_has_no_default_route(box, docker_clie
     assert routes and all(line.split()[1] != "00000000" for line in routes)
 
 
+def test_an_unknown_host_fails_within_seconds_on_the_internal_network(box):
+    """No upstream answers on the internal network: the resolver gives up after its short timeout, not 20 s."""
+    started = time.monotonic()
+    result = box.exec("getent hosts pypi.org", timeout=30)
+    assert result.exit_code != 0
+    assert time.monotonic() - started < 8
+
+
 def test_agent_container_is_unprivileged_limited_and_gets_only_the_given_env(docker_client, base_image, monkeypatch):
     monkeypatch.setenv("HOST_ONLY_SECRET", "should-not-leak")
     with Sandbox(docker_client, base_image, env={"PROJECT_MODE": "dev"}) as box:
