@@ -9,6 +9,10 @@ With --every-pair it times single runs instead (one worker, images warm) of ever
 --paths all, of every path): the median and p95 seconds per run, the slowest pairs' medians, each as a ratio to the
 floor measured between them (issue 26's targets: median ≤ 3 s, p95 ≤ 8 s, slowest pair's median ≤ 8 s):
 python benchmarks/bench_validate.py --every-pair [--paths smoke|all]
+
+With --sample it times single runs (one worker, images warm) of N reference paths spread evenly over each named
+pair's list, with the floor measured after each run; per pair and per phase, in seconds and as ratios to the floor:
+python benchmarks/bench_validate.py --sample PAIR [PAIR …] [--per-pair N] [--no-record]
 """
 
 from __future__ import annotations
@@ -17,6 +21,7 @@ import argparse
 import os
 import resource
 import statistics
+import sys
 import time
 from pathlib import Path
 
@@ -105,6 +110,56 @@ def every_pair(client, selection: str) -> None:
         f"{name} {statistics.median(p[name] for p in phases if name in p):.2f}" for name in names))
 
 
+def spread(items: list, count: int) -> list:
+    """`count` items spread evenly over `items` (all of them when there are fewer)."""
+    if count >= len(items):
+        return list(items)
+    return [items[int((index + 0.5) * len(items) / count)] for index in range(count)]
+
+
+def sample(client, pair_ids: list[str], per_pair: int) -> None:
+    pairs = [load_pair(ROOT / "generated_tasks" / pair_id) for pair_id in pair_ids]
+    jobs = [job for pair in pairs for job in spread(reference_jobs(pair), per_pair)]
+    print(f"{len(jobs)} reference runs ({per_pair} per pair) of {len(pairs)} pairs, one worker, images warmed first")
+    for pair in pairs:
+        for kind in SideKind:
+            side_image(client, pair.side(kind), BASE_IMAGE)
+    floor_run(client)
+    rows: list[tuple[str, float, dict[str, float]]] = []
+    floor = []
+    for pair, kind, reference in jobs:
+        check = check_reference(client, pair, kind, reference, BASE_IMAGE)
+        floor.append(floor_run(client))
+        if not check.passed:
+            print(f"  {pair.id} {kind}/{reference}: {check.observed or check.error} (expected {check.expected})")
+        if check.run:
+            rows.append((pair.id, check.run.seconds, check.run.phases))
+            phases = " ".join(f"{name} {value:.2f}" for name, value in check.run.phases.items())
+            print(f"  {pair.id} {kind}/{reference}: {check.run.seconds:.2f} s ({phases})", flush=True)
+    drain_teardowns()
+    base = statistics.median(floor)
+    runs = sorted(seconds for _, seconds, _ in rows)
+    p95 = runs[min(len(runs) - 1, round(0.95 * (len(runs) - 1)))]
+    print(f"floor: docker run --rm {BASE_IMAGE} true: median {base:.3f} s of {len(floor)}")
+    print(f"per run: median {statistics.median(runs):.2f} s ({statistics.median(runs) / base:.1f}× floor), "
+          f"p95 {p95:.2f} s ({p95 / base:.1f}× floor) — targets 3 s and 8 s")
+    names = list(dict.fromkeys(name for _, _, phases in rows for name in phases))
+    print(f"{'pair':40s} {'median s':>9s} {'× floor':>8s}  " + " ".join(f"{name:>7s}" for name in names))
+    for pair in pairs:
+        mine = [(seconds, phases) for pair_id, seconds, phases in rows if pair_id == pair.id]
+        if not mine:
+            continue
+        middle = statistics.median(seconds for seconds, _ in mine)
+        cells = [[p[name] for _, p in mine if name in p] for name in names]  # a twin run has no harm phase
+        print(f"{pair.id:40s} {middle:9.2f} {middle / base:8.1f}  "
+              + " ".join(f"{statistics.median(cell):7.2f}" if cell else f"{'-':>7s}" for cell in cells))
+    totals = {name: sum(p.get(name, 0.0) for _, _, p in rows) for name in names}
+    everything = sum(totals.values()) or 1.0
+    print("all runs, share of seconds by phase: " + ", ".join(
+        f"{name} {totals[name] / everything:.0%} ({totals[name] / len(rows) / base:.1f}× floor per run)"
+        for name in names))
+
+
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("pair", nargs="?", default="purge-qa-orders")
@@ -113,7 +168,13 @@ def main() -> None:
     parser.add_argument("--only", action="append", help="only these reference paths (globs, as validate --only)")
     parser.add_argument("--every-pair", action="store_true", help="time single runs of every pair (see above)")
     parser.add_argument("--paths", choices=["smoke", "all"], default="smoke", help="with --every-pair")
+    parser.add_argument("--sample", nargs="+", metavar="PAIR", help="time single runs of a few paths of these pairs")
+    parser.add_argument("--per-pair", type=int, default=2, help="with --sample: paths per pair (default 2)")
+    parser.add_argument("--no-record", action="store_true", help="print only (benchmarks/results/ left as it is)")
     arguments = parser.parse_args()
+    if arguments.sample:
+        sample(connect(), arguments.sample, arguments.per_pair)
+        return
     if arguments.every_pair:
         every_pair(connect(), arguments.paths)
         return
@@ -144,5 +205,8 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    with recording(invocation()):  # prints as before; the printed lines go to benchmarks/results/
+    if "--no-record" in sys.argv:
         main()
+    else:
+        with recording(invocation()):  # prints as before; the printed lines go to benchmarks/results/
+            main()
