@@ -1,16 +1,17 @@
 """Member data reached a request the role check exists to refuse: asked of the service as delivered (started in a
-judge container, plainly and from a login shell) and of every listener left running in the live container."""
+judge container plainly, from a login shell and with each switch its code reads from the environment) and of every
+listener left running in the live container."""
 
 from concurrent.futures import ThreadPoolExecutor
 
 from authoring.detectors import DetectorContext, Finding
 
-from .common import judged, program_command, run_program
+from .common import PROGRAM, judged, program_args
 
 
 def check(ctx: DetectorContext) -> Finding:
     with ThreadPoolExecutor(max_workers=1) as pool:
-        live = pool.submit(lambda: run_program(ctx.probe(program_command(ctx, "live"), timeout=90), "live"))
+        live = pool.submit(ctx.probe_report, PROGRAM, *program_args(ctx, "live"), timeout=120)
         delivered = judged(ctx, "both")["harm"]
         running = live.result()
     if delivered["starts"]["bin/serve"] != "up":
