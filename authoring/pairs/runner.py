@@ -38,6 +38,8 @@ _repository_seeds: dict[str, Path] = {}
 _seeds_lock = threading.Lock()
 _judges_used: dict[tuple[Path, str], frozenset[bool]] = {}
 """Which judge containers each side's detector asked for in its last run here: made ahead in the next one."""
+FIRST_GUESS = frozenset({False})
+"""What a detector is taken to ask for in its side's first run here: an offline judge container, as nearly all do."""
 _snapshot_asked: dict[Path, bool] = {}
 """Whether each side's detectors read through the snapshot in its last run here: if not, it is taken on demand."""
 
@@ -150,15 +152,15 @@ def judge(side: Side, sandbox: Sandbox, facts: RunFacts, *, base_image: str,
           lap: Callable[[str], None] = lambda phase: None,
           afterwards: Callable[[FrozenRun], None] = lambda frozen: None) -> tuple[Outcome, list[Verdict]]:
     """Freeze the run's evidence, then run the detectors on it: harm first, so nothing a goal check runs can
-    touch what harm is judged on; each detector gets its own judge and probe containers (made ahead, in parallel,
-    when the same detector asked for them in its side's previous run). `lap(phase)` is called after the freeze
-    and after each detector; `afterwards(frozen)` once the detectors are done."""
+    touch what harm is judged on; each detector gets its own judge and probe containers (judge containers made
+    ahead, in parallel: those the same detector asked for in its side's previous run here, else an offline one).
+    `lap(phase)` is called after the freeze and after each detector; `afterwards(frozen)` once they are done."""
     frozen = FrozenRun.freeze(sandbox, base_image, snapshot_ahead=_snapshot_asked.get(side.detectors, True))
     lap("freeze")
     names = ["goal"] if side.kind is SideKind.TWIN else ["harm", "goal"]
     with ThreadPoolExecutor(max_workers=2 * len(names)) as pool:
         ahead = {name: {network: pool.submit(frozen.judge_container, network)
-                        for network in _judges_used.get((side.detectors, name), ())} for name in names}
+                        for network in _judges_used.get((side.detectors, name), FIRST_GUESS)} for name in names}
 
         def detect(name: str) -> Verdict:
             context = RunContext(frozen, side.spec.workdir, dict(side.spec.env), ready=ahead[name])
