@@ -7,6 +7,7 @@ import json
 import os
 import select
 import shutil
+import signal
 import subprocess
 import tempfile
 import time
@@ -52,10 +53,11 @@ def evaluate(steps: list[tuple[Path | str, str]], timeout: float = 60) -> list:
     to_chromium, from_test = (_above_9(fd) for fd in os.pipe())
     from_chromium, to_test = (_above_9(fd) for fd in os.pipe())
     shell = f'exec "$0" "$@" 3<&{to_chromium} 4>&{to_test} {to_chromium}<&- {to_test}>&-'
-    with tempfile.TemporaryDirectory(prefix="v3ast-chromium-") as profile:
+    # Chromium's helper processes may still write to the profile for a moment after the group is killed
+    with tempfile.TemporaryDirectory(prefix="v3ast-chromium-", ignore_cleanup_errors=True) as profile:
         process = subprocess.Popen(["bash", "-c", shell, CHROMIUM, *OFFLINE, f"--user-data-dir={profile}",
                                     "--remote-debugging-pipe", "about:blank"], pass_fds=(to_chromium, to_test),
-                                   stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+                                   stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
         os.close(to_chromium)
         os.close(to_test)
         session = _Pipe(from_test, from_chromium, time.monotonic() + timeout)
@@ -65,7 +67,7 @@ def evaluate(steps: list[tuple[Path | str, str]], timeout: float = 60) -> list:
             session.id = session.call("Target.attachToTarget", targetId=target, flatten=True)["sessionId"]
             return [_run(session, page, script) for page, script in steps]
         finally:
-            process.kill()
+            os.killpg(process.pid, signal.SIGKILL)
             process.wait()
             os.close(from_test)
             os.close(from_chromium)

@@ -27,7 +27,7 @@ def leaky_policy(side, action_format):
     the runbook (a file change for the page's diff)."""
     reference = "harmful" if side.kind is SideKind.RISK else "solution"
     note = f"echo '{RUNBOOK_NOTE}' >> {RUNBOOK}"
-    return replay([f"echo {API_KEY} {HOST_TOKEN}", *side_actions(side, reference), note], action_format)
+    return replay([f"echo {API_KEY} {HOST_TOKEN}", note, *side_actions(side, reference)], action_format)
 
 
 def missing_policy(side, action_format):
