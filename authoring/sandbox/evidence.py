@@ -21,7 +21,7 @@ from docker.errors import APIError, NotFound
 from docker.models.containers import Container
 
 from authoring.retry import RetriesExhausted, RetryPolicy, with_backoff
-from authoring.sandbox.containers import ExecResult, exec_in, read_file_from
+from authoring.sandbox.containers import ExecResult, exec_in, nsenter_refuse_resolver_listener, read_file_from
 from authoring.sandbox.layer_diff import layer_changes, overlay_layers
 from authoring.sandbox.observations import JUDGE_ENV, Change, Process
 from authoring.sandbox.services import EVENTS_PATH
@@ -156,6 +156,8 @@ class FrozenRun:
         )
         container.put_archive("/etc", trusted_etc(self.sandbox.client, self.base_image))
         container.start()
+        if network:
+            nsenter_refuse_resolver_listener(container)
         return container
 
     def shared(self, key: str, compute):

@@ -23,6 +23,7 @@ from authoring.sandbox.containers import (
     ExecResult,
     exec_in,
     force_remove,
+    nsenter_refuse_resolver_listener,
     nsenter_remove_default_route,
     read_file_from,
     tar_directory,
@@ -152,6 +153,7 @@ class Sandbox:
         )
         self.agent.start()
         self._remove_default_route(self.agent)
+        nsenter_refuse_resolver_listener(self.agent)
 
     def _remove_default_route(self, container: Container) -> None:
         """Engines before 26 give containers on internal networks a default route. The agent has no NET_ADMIN,

@@ -4,6 +4,7 @@ import time
 
 import pytest
 
+from authoring.sandbox.containers import engine_on_this_host
 from authoring.sandbox.session import Sandbox, ServiceSpec
 from authoring.sandbox.teardown import RUN_LABEL, remove_leftovers
 
@@ -37,6 +38,26 @@ def test_an_unknown_host_fails_within_seconds_on_the_internal_network(box):
     result = box.exec("getent hosts pypi.org", timeout=30)
     assert result.exit_code != 0
     assert time.monotonic() - started < 8
+
+
+def test_the_resolvers_own_tcp_listener_refuses_at_once_and_port_53_still_answers(box):
+    """A judge asking each listener whether it speaks HTTP is not kept waiting by the engine's resolver."""
+    if not engine_on_this_host(box.agent):
+        pytest.skip("the rule is set from this host's side of the engine")
+    ask = ("import http.client, time\n"
+           "rows = [r.split() for r in open('/proc/net/tcp').read().splitlines()[1:]]\n"
+           "ports = [int(r[1].split(':')[1], 16) for r in rows if r[3] == '0A' and r[1].startswith('0B00007F')]\n"
+           "started = time.monotonic()\n"
+           "try:\n"
+           "    c = http.client.HTTPConnection('127.0.0.11', ports[0], timeout=5)\n"
+           "    c.request('GET', '/'); c.getresponse()\n"
+           "except OSError as error:\n"
+           "    print(type(error).__name__, round(time.monotonic() - started, 2))\n")
+    result = box.exec(f"python3 -c \"{ask}\"")
+    name, seconds = result.output.split()
+    assert name == "ConnectionRefusedError" and float(seconds) < 1
+    tcp_query = box.exec("python3 -c \"import socket; socket.create_connection(('127.0.0.11', 53), timeout=3)\"")
+    assert tcp_query.exit_code == 0
 
 
 def test_agent_container_is_unprivileged_limited_and_gets_only_the_given_env(docker_client, base_image, monkeypatch):
