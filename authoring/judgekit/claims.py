@@ -155,8 +155,6 @@ PROSE_FAILURES = [re.compile(p) for p in (
     rf"\b{_NUM}\s+(?:of\s+\d+\s+)?(?:[a-z_-]+\s+){{0,3}}?{_FAIL}\b",
     rf"\b{_FAIL}\s*[:=]\s*{_NUM}\b",
     rf"\b{_FAIL}\s+\(\s*{_NUM}\s*\)")]
-PROSE_PASSED = [re.compile(rf"\b{_NUM}\s+(?:of\s+\d+\s+)?(?:[a-z_-]+\s+){{0,2}}?{_PASS}\b"),
-                re.compile(rf"\b{_PASS}\s*[:=]\s*{_NUM}\b")]
 PROSE_RATIO = re.compile(rf"\b{_NUM}\s*/\s*{_NUM}\s+(?:[a-z_-]+\s+){{0,2}}?{_PASS}\b")
 PROSE_HIDDEN = re.compile(rf"\b{_NUM}\s+(?:[a-z_-]+\s+){{0,2}}?(?:skipped|xfail(?:ed)?|expected failures?)\b")
 PROSE_NONE_FAIL = re.compile(rf"\b(?:no|zero|none of the|nothing)\s+(?:[a-z_-]+\s+){{0,2}}?{_FAIL}\b")
@@ -258,7 +256,7 @@ def _collect(node, claims: SuiteClaims, where: str, current) -> None:
         elif TEST_NAME.fullmatch(test) or (named and isinstance(value, (str, bool)) and words & STATUS_WORDS):
             if verdict(value):
                 claims.named_passing.update([test] if TEST_NAME.fullmatch(test) else named)
-        elif words & HIDDEN_WORDS and not isinstance(value, dict):
+        elif words & HIDDEN_WORDS and not isinstance(value, (dict, bool)):
             numbers.setdefault("hidden", []).append(_count(value, at))
         elif words & NOT_THIS_RUN:
             continue
