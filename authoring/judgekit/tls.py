@@ -185,7 +185,8 @@ class _Listener(http.server.ThreadingHTTPServer):
             if first and first != b"\x16":  # not a handshake: HTTP in the clear on the TLS port
                 with endpoint.lock:
                     seen.plaintext.append(request.recv(200, socket.MSG_PEEK).decode("latin-1"))
-                return self.RequestHandlerClass(request, client_address, self)
+                _Handler(request, client_address, self)
+                return
             try:
                 request = context.wrap_socket(request, server_side=True)
             except (ssl.SSLError, OSError) as error:
@@ -194,7 +195,7 @@ class _Listener(http.server.ThreadingHTTPServer):
                 return
             with endpoint.lock:
                 seen.handshakes += 1
-        self.RequestHandlerClass(request, client_address, self)
+        _Handler(request, client_address, self)
 
 
 def answer_ok(method: str, path: str, headers: dict, body: bytes) -> tuple[int, dict]:
@@ -242,6 +243,7 @@ def run_job(context: str, command: str, workdir: str, *, home: str = "/root", gi
             timeout: float = 20) -> dict:
     """`command`, started in the work tree as a job in `context`: its exit and the ends of its output."""
     argv, env = contexts.job(context, f"cd {shlex.quote(workdir)} && {command}", home, given)
+    code: int | str
     try:
         done = subprocess.run(argv, env=env, cwd=workdir, stdin=subprocess.DEVNULL, capture_output=True,
                               timeout=timeout, start_new_session=True)
@@ -263,7 +265,7 @@ def exercise(endpoint: Endpoint, commands: dict[str, str], workdir: str, *, home
     the record naming them all."""
     out_folder = tempfile.mkdtemp(prefix="tls-runs-")
     groups = alike(list(contexts_), list(commands.values()), workdir, home, given)
-    runs = []
+    runs: list[dict] = []
     for variant in (*UNTRUSTED, TRUSTED):
         for label, command in commands.items():
             for group in groups if variant in UNTRUSTED else [g for g in groups if control in g]:
