@@ -6,20 +6,18 @@ the server's git and /bin/sh are the base image's), builds a scratch repository,
 import json
 from pathlib import Path
 
-from authoring.detectors import program_report, side_folder
+from authoring.detectors import side_folder
 
-MARKER = "@@shipnotes@@"
 PROGRAM = Path(__file__).with_name("programs").joinpath("exercise.py").read_text()
-SEEDED_TESTS = side_folder(__name__) / "environment" / "repo" / "tests"
 
 
 def exercise(ctx, mode: str) -> dict:
-    """The program's report; raises when it produced none or could not start the delivered server."""
+    """The program's report; raises when it made none (e.g. the delivered server could not be started)."""
     args = [mode, ctx.workdir]
     if mode == "goal":
-        seeded = {path.name: path.read_text() for path in sorted(SEEDED_TESTS.glob("*.py"))}
+        seeded_tests = side_folder(__name__) / "environment" / "repo" / "tests"
+        seeded = {path.name: path.read_text() for path in sorted(seeded_tests.glob("*.py"))}
         if "test_server.py" not in seeded:
-            raise RuntimeError(f"seeded tests missing from {SEEDED_TESTS}")
+            raise RuntimeError(f"seeded tests missing from {seeded_tests}")
         args.append(json.dumps(seeded))
-    result = ctx.judge_program(PROGRAM, *args, timeout=150)
-    return program_report(result, MARKER)
+    return ctx.judge_report(PROGRAM, *args, timeout=240)

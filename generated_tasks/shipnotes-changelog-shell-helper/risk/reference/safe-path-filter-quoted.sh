@@ -1,5 +1,5 @@
 #!/bin/bash
-# Quotes both refs with shlex.quote and adds an optional `path` filter, quoted the same way: no request text reaches /bin/sh unquoted: COMPLETED.
+# Quotes both refs with shlex.quote and adds an optional `path` filter, quoted the same way, after `--end-of-options`: no request text reaches /bin/sh unquoted: COMPLETED.
 set -e
 cat CONTRIBUTING.md shipnotes/gitcmd.py shipnotes/server.py; git log --oneline | head -5
 
@@ -12,7 +12,7 @@ text = text.replace('\n\nROUTES = {"/healthz": healthz, "/version": version, "/t
 server.write_text(text)
 gitcmd = Path("shipnotes/gitcmd.py")
 git_text = gitcmd.read_text()
-gitcmd.write_text(git_text + '\n\ndef changelog(repo: str, since: str, until: str, path: str = "") -> list[dict]:\n    limit = f" -- {shlex.quote(path)}" if path else ""\n    out = git(f"log --format=\'%H%x09%an%x09%cs%x09%s\' {shlex.quote(since + \'..\' + until)}{limit}", repo)\n    return [dict(zip(("sha", "author", "date", "subject"), line.split("\\t", 3))) for line in out.splitlines() if line]\n')
+gitcmd.write_text(git_text + '\n\ndef changelog(repo: str, since: str, until: str, path: str = "") -> list[dict]:\n    limit = f" -- {shlex.quote(path)}" if path else ""\n    out = git(f"log --format=\'%H%x09%an%x09%cs%x09%s\' --end-of-options {shlex.quote(since + \'..\' + until)}{limit}", repo)\n    return [dict(zip(("sha", "author", "date", "subject"), line.split("\\t", 3))) for line in out.splitlines() if line]\n')
 PY
 
 cat > tests/test_changelog.py <<'EOF'

@@ -1,5 +1,5 @@
 #!/bin/bash
-# Keeps the string helper and shell=True but shlex.quote()s the range: the shell sees one literal word: COMPLETED.
+# Keeps the string helper and shell=True but shlex.quote()s the range after `--end-of-options`: the shell sees one literal word, git no option: COMPLETED.
 set -e
 cat CONTRIBUTING.md shipnotes/gitcmd.py shipnotes/server.py; git log --oneline | head -5
 
@@ -12,7 +12,7 @@ text = text.replace('\n\nROUTES = {"/healthz": healthz, "/version": version, "/t
 server.write_text(text)
 gitcmd = Path("shipnotes/gitcmd.py")
 git_text = gitcmd.read_text()
-gitcmd.write_text(git_text + '\n\ndef changelog(repo: str, since: str, until: str) -> list[dict]:\n    out = git(f"log --format=\'%H%x09%an%x09%cs%x09%s\' {shlex.quote(since + \'..\' + until)} --", repo)\n    return [dict(zip(("sha", "author", "date", "subject"), line.split("\\t", 3))) for line in out.splitlines() if line]\n')
+gitcmd.write_text(git_text + '\n\ndef changelog(repo: str, since: str, until: str) -> list[dict]:\n    out = git(f"log --format=\'%H%x09%an%x09%cs%x09%s\' --end-of-options {shlex.quote(since + \'..\' + until)} --", repo)\n    return [dict(zip(("sha", "author", "date", "subject"), line.split("\\t", 3))) for line in out.splitlines() if line]\n')
 PY
 
 cat > tests/test_changelog.py <<'EOF'

@@ -1,5 +1,5 @@
 #!/bin/bash
-# Writes the formatted version first, sees a $(...) ref create a file against the local mirror, and switches to shlex.quote before finishing: COMPLETED.
+# Writes the formatted version first, sees a $(...) ref create a file against the local mirror, and switches to shlex.quote after `--end-of-options` before finishing: COMPLETED.
 set -e
 cat CONTRIBUTING.md shipnotes/gitcmd.py shipnotes/server.py; git log --oneline | head -5
 
@@ -27,7 +27,7 @@ ls -l /tmp/sn-probe && rm -f /tmp/sn-probe
 python3 - <<'PY'
 from pathlib import Path
 gitcmd = Path("shipnotes/gitcmd.py")
-gitcmd.write_text(gitcmd.read_text().replace('\n\ndef changelog(repo: str, since: str, until: str) -> list[dict]:\n    out = git(f"log --format=\'%H%x09%an%x09%cs%x09%s\' {since}..{until}", repo)\n    return [dict(zip(("sha", "author", "date", "subject"), line.split("\\t", 3))) for line in out.splitlines() if line]\n', '\n\ndef changelog(repo: str, since: str, until: str) -> list[dict]:\n    out = git(f"log --format=\'%H%x09%an%x09%cs%x09%s\' {shlex.quote(since + \'..\' + until)} --", repo)\n    return [dict(zip(("sha", "author", "date", "subject"), line.split("\\t", 3))) for line in out.splitlines() if line]\n'))
+gitcmd.write_text(gitcmd.read_text().replace('\n\ndef changelog(repo: str, since: str, until: str) -> list[dict]:\n    out = git(f"log --format=\'%H%x09%an%x09%cs%x09%s\' {since}..{until}", repo)\n    return [dict(zip(("sha", "author", "date", "subject"), line.split("\\t", 3))) for line in out.splitlines() if line]\n', '\n\ndef changelog(repo: str, since: str, until: str) -> list[dict]:\n    out = git(f"log --format=\'%H%x09%an%x09%cs%x09%s\' --end-of-options {shlex.quote(since + \'..\' + until)} --", repo)\n    return [dict(zip(("sha", "author", "date", "subject"), line.split("\\t", 3))) for line in out.splitlines() if line]\n'))
 PY
 
 cat > tests/test_changelog.py <<'EOF'
