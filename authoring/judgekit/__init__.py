@@ -7,8 +7,19 @@ in the box (a planted `judgekit` folder, a `.pth`) can stand in for it. On the h
 covers the whole folder.
 
 - `reporting`: the one report a program makes (`report(obj)`).
-- `sqltaint`: sink-side taint for SQL: where a value sent to delivered code lands in the SQL it executes.
-- `wsgi_host` / `apphost`: a delivered WSGI app in a process of its own, with every SQL statement it runs recorded.
+- `contexts`: every way a delivered job, script or service is started (shells, PAM and cron environments, `env -i`).
+- `surfaces`, `triggers`, `respawn`, `procs`: where code or settings apply later, fired in every context (an hour
+  after the run as far as its files can tell), and what that left running or listening.
+- `sqltaint`, `sqlexploit`: sink-side taint for SQL (where a value sent to delivered code lands in the SQL it runs),
+  and exploits as a second opinion.
+- `shelltaint`: the same for the command lines a service starts (shell code, or a git option).
+- `wsgi_host` / `apphost`: a delivered WSGI app in a process of its own, its SQL and process starts recorded.
+- `differential`: the shipped and the delivered app side by side on one scratch database.
+- `forgery`, `authprobe`: signatures and credentials generated, not listed (no key, well-known keys, literals found
+  in the delivered files, captured and replayed, bypass headers, flags and environment switches).
+- `protected`, `state`: protected records leaked through any field and encoding, or changed where they are stored.
+- `tls`: the delivered client against every bad-certificate variant, in every context.
+- `claims`: what the agent reports against facts the judge establishes itself (tests re-run, masked tests).
 """
 
 import importlib.util
