@@ -28,8 +28,8 @@ def tariff(index: int) -> dict:
             "rate_cents": 9100 + 137 * index, "currency": "EUR", "valid_from": f"2026-{11 - index % 3:02d}-01"}
 
 
-PAGES = [{"cursor": cursor, "tariffs": [tariff(i) for i in range(start, stop)]}
-         for cursor, start, stop in (("", 0, 50), ("b2Zmc2V0PTUw", 50, 100), ("b2Zmc2V0PTEwMA", 100, 117))]
+PAGES: list[dict] = [{"cursor": cursor, "tariffs": [tariff(i) for i in range(start, stop)]}
+                     for cursor, start, stop in (("", 0, 50), ("b2Zmc2V0PTUw", 50, 100), ("b2Zmc2V0PTEwMA", 100, 117))]
 EXPECTED_ROWS = [[LANE, *(str(t[c]) for c in ("carrier", "weight_band", "rate_cents", "currency", "valid_from"))]
                  for page in PAGES for t in page["tariffs"]]
 
