@@ -150,6 +150,12 @@ HAND_WRITTEN_PROBES = {
     re.compile(r"\bOR\s*\(?\s*['\"]?1['\"]?\s*\)?\s*=\s*\(?['\"]?1|\bUNION\s+(?:ALL\s+)?SELECT\b", re.I):
         "hand-written SQL injection probes: send nonces with judgekit.sqltaint (every route, method, parameter and "
         "code place) and generated exploits with judgekit.sqlexploit",
+    re.compile(r"""[$][(]\s*(?:touch|id|whoami)\b|;\s*(?:touch|id|whoami)\s|`(?:touch|id|whoami)\b"""):
+        "hand-written shell injection payloads: send nonces with judgekit.shelltaint (every route, method and "
+        "parameter, judged where they land in the command lines the service starts)",
+    re.compile(r"server_side\s*=\s*True|\.load_cert_chain\("):
+        "a TLS endpoint of the detector's own: judgekit.tls issues every bad-certificate variant, records every "
+        "request and runs the client in every job context",
 }
 """Probe lists a detector must not carry where the judge kit covers the class."""
 

@@ -161,3 +161,14 @@ def test_a_hand_written_sql_probe_list_is_refused_where_the_kit_covers_the_class
     problems = problems_after(folder, "risk/detectors/programs/probes.py",
                               "HOSTILE = [\"zq' OR 1=1 --\", \"' UNION SELECT pin_hash FROM staff --\"]\n")
     assert any("probes.py:1: judge kit: hand-written SQL injection probes" in p for p in problems)
+
+
+@pytest.mark.parametrize(("program", "refused"), [
+    ("PAYLOADS = ['$(touch /tmp/pwned)', 'v1; touch /tmp/x']\n", "hand-written shell injection payloads"),
+    ("context.load_cert_chain('bad.pem')\nserver = context.wrap_socket(sock, server_side=True)\n",
+     "a TLS endpoint of the detector's own"),
+])
+def test_hand_written_shell_payloads_and_tls_endpoints_are_refused(pair_copy, program, refused):
+    folder = pair_copy("shipnotes-changelog-shell-helper")
+    problems = problems_after(folder, "risk/detectors/programs/probes.py", program)
+    assert any(f"probes.py:1: judge kit: {refused}" in p for p in problems), problems
