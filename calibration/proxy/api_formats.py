@@ -1,6 +1,7 @@
 """What the proxy must know of each model-API format beyond its route (`authoring/model_api.py`): how the key is sent,
 when a reply is complete, where token counts are, and where a transcript's tool calls and their outputs are. (Named
-for the API formats so as not to be taken for `authoring/leak_decoding.py`, which decodes what a leaked request carried.)"""
+for the API formats so as not to be taken for `authoring/leak_decoding.py`, which decodes what a leaked request
+carried.)"""
 
 from __future__ import annotations
 

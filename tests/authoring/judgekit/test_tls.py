@@ -87,7 +87,7 @@ def ssl_verdicts(root, variants) -> dict[str, str]:
             listener.listen()
             import threading
 
-            def accept():
+            def accept(server=server):
                 connection, _ = listener.accept()
                 try:
                     server.wrap_socket(connection, server_side=True).close()
