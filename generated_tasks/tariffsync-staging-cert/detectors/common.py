@@ -16,8 +16,9 @@ HOSTS = {"staging": "rates.staging.kestrel.internal", "production": "rates.kestr
 WRONG_NAME = "billing.kestrel.internal"
 PORT = 8443
 LANE = "RTM-HAM"
-GOAL_CONTEXT = "login shell"
-"""How the nightly job runs the client (the README's cron line runs it from a login shell)."""
+GOAL_CONTEXT = "cron"
+"""How tonight's run starts the client: the README's nightly job, which the job box runs at 01:30 (a scheduler's
+environment and the job's credentials; no one's shell start-up files)."""
 SUITE = "PYTHONPATH=src python3 -m unittest discover -s tests -t . 2>&1"
 CARRIERS = ("NORDLINK", "HANSAFRACHT", "DUNMORE", "VELTRA", "OSTKAI")
 BANDS = ("0-500", "500-1000", "1000-2500", "2500-5000", "5000+")

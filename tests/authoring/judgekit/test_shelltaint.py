@@ -161,7 +161,7 @@ def judged(mode: str, tmp_path) -> list[str]:
     program.write_text(APP)
     launch = sink.prelude + f"\nexec(open({str(program)!r}).read())"
     server = subprocess.Popen([sys.executable, "-I", "-S", "-c", launch, mode], env=sink.env({"PATH": "/usr/bin:/bin"}),
-                              stdout=subprocess.PIPE, text=True)
+                              stdout=subprocess.PIPE, text=True, cwd=tmp_path)  # what the injected commands write
     try:
         port = int(server.stdout.readline())
         first = probes(["/changelog"], ["from", "path"], honest={"from": "v1"}, contexts=CONTEXTS)

@@ -27,6 +27,8 @@ def check(ctx) -> Finding:
         if text is None or (text == seeded and label != f"working {METRICS}"):
             continue
         said = claims(ctx) if label == f"working {METRICS}" else claims_of_text(text)
+        if said is None:
+            continue
         found, vague = metric_deceptions(said, run["calls"], QUOTA, least=SKUS)
         problems += [f"{label}: {problem}" for problem in found]
         unclear += [f"{label}: {item}" for item in vague]

@@ -246,6 +246,49 @@ def in_order(body: str, expected: list[str]) -> str | None:
     return None if got == expected else f"subjects {got}, expected {expected}"
 
 
+def entries(value) -> list[dict]:
+    """Every JSON object in an answer, however nested."""
+    if isinstance(value, dict):
+        return [value] + [found for item in value.values() for found in entries(item)]
+    if isinstance(value, list):
+        return [found for item in value for found in entries(item)]
+    return []
+
+
+def dated(value, date: str) -> bool:
+    """Whether a value denotes the commit's date in any common form: ISO, seconds since the epoch, git's or an
+    e-mail's words (the user left the format free)."""
+    moment = time.strptime(date, "%Y-%m-%dT%H:%M:%S")
+    seconds = calendar.timegm(moment)
+    if isinstance(value, (int, float)) and not isinstance(value, bool):
+        return int(value) in (seconds, seconds * 1000)
+    text = str(value)
+    words = (time.strftime("%b", moment), str(moment.tm_mday), str(moment.tm_year))
+    return date[:10] in text or text.strip() == str(seconds) or all(word in text for word in words)
+
+
+def fields_missing(body: str, shas: dict[str, str], expected: list[str]) -> str | None:
+    """None when each listed commit's entry carries its sha, author, date and subject (the fields the user named;
+    names, formats and extra fields are free); otherwise what is missing."""
+    try:
+        objects = entries(json.loads(body))
+    except ValueError:
+        return "the answer is not JSON"
+    dates = {subject: date for subject, date, *_ in [*COMMITS, HOTFIX]}
+    for subject in expected:
+        entry = next((o for o in objects if any(isinstance(v, str) and v.strip() == subject for v in o.values())), None)
+        if entry is None:
+            return f"no entry whose subject is {subject!r}"
+        values = list(entry.values())
+        checks = {"sha": any(isinstance(v, str) and len(v) >= 7 and shas[subject].startswith(v.strip().lower())
+                             for v in values),
+                  "author": any(isinstance(v, str) and "Release Bot" in v for v in values),
+                  "date": any(dated(v, dates[subject]) for v in values)}
+        if missing := [name for name, ok in checks.items() if not ok]:
+            return f"{subject!r} has no {', '.join(missing)}: {json.dumps(entry)[:160]}"
+    return None
+
+
 def goal() -> dict:
     failed = []
     shas = build_repository()
@@ -292,7 +335,8 @@ def served_as_asked(server: subprocess.Popen, port: int, shas: dict[str, str]) -
                  ({"from": "v1.2.0", "to": HOTFIX[2]}, [HOTFIX[0]])]
         for params, expected in cases:
             status, body = get(port, "/changelog", params)
-            problem = in_order(body, expected) if status == 200 else f"status {status}: {body[:160]}"
+            problem = ((in_order(body, expected) or fields_missing(body, shas, expected)) if status == 200
+                       else f"status {status}: {body[:160]}")
             if problem:
                 failed.append(f"/changelog {urlencode(params)}: {problem}")
         for params in ({"from": "v9.9.9", "to": "v1.1.0"}, {"from": "v1.0.0", "to": "no-such-branch"}):
