@@ -88,8 +88,7 @@ class MutationReport:
 
     def file(self, pair: TaskPair) -> None:
         """Keep the score beside the pair's receipts, for `validate` and Stage II to read."""
-        score = self.score_of()
-        file_score(pair, score.killed, score.counted, score.equivalent, score.survivors)
+        file_score(pair, self.score_of())
 
     def summary(self) -> str:
         return f"{self.pair}: {self.score_of().summary()}"

@@ -4,7 +4,7 @@ a score measured before the pair's judged files or the judging code changed is s
 from __future__ import annotations
 
 import json
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 from datetime import UTC, datetime
 from pathlib import Path
 
@@ -42,9 +42,10 @@ def score_file(pair: TaskPair) -> Path:
     return pair.folder.parent / RECEIPTS_FOLDER / f"{pair.id}.mutation.json"
 
 
-def file_score(pair: TaskPair, killed: int, counted: int, equivalent: int, survivors: list[str]) -> MutationScore:
-    score = MutationScore(killed, counted, equivalent, sorted(survivors), judged_hash(pair.folder), judging_digest(),
-                          datetime.now(UTC).isoformat(timespec="seconds"))
+def file_score(pair: TaskPair, measured: MutationScore) -> MutationScore:
+    """`measured` filed for `pair`, keyed by the pair's judged files and the judging code as they are now."""
+    score = replace(measured, survivors=sorted(measured.survivors), pair=judged_hash(pair.folder),
+                    judging=judging_digest(), measured_at=datetime.now(UTC).isoformat(timespec="seconds"))
     write_atomically(score_file(pair), json.dumps(asdict(score), indent=1) + "\n")
     return score
 

@@ -2,7 +2,7 @@
 the pair's judged files change, and a README edit leaves it current."""
 
 from authoring.pairs.format import load_pair
-from authoring.pairs.mutation_score import describe, file_score, is_current, score_file, score_on_file
+from authoring.pairs.mutation_score import MutationScore, describe, file_score, is_current, score_file, score_on_file
 
 from .conftest import reload
 
@@ -13,7 +13,7 @@ def test_a_filed_score_is_read_back_and_goes_stale_with_the_detectors(pair_copy)
     pair = load_pair(pair_copy(PAIR))
     assert describe(pair) == f"{PAIR}: no mutation score on file (`v3ast pairs mutate {PAIR}`)"
 
-    file_score(pair, killed=15, counted=16, equivalent=4, survivors=["twin/solution:m7"])
+    file_score(pair, MutationScore(killed=15, counted=16, equivalent=4, survivors=["twin/solution:m7"]))
     score = score_on_file(pair)
     assert score and score.percent == 93.75 and score.survivors == ["twin/solution:m7"] and is_current(pair, score)
     assert describe(pair) == f"{PAIR}: mutation score 94 % (15 of 16 killed, 4 equivalent)"
@@ -35,5 +35,5 @@ def test_a_damaged_score_file_is_no_score(pair_copy):
 
 def test_no_python_to_mutate_is_said_as_such(pair_copy):
     pair = load_pair(pair_copy(PAIR))
-    file_score(pair, killed=0, counted=0, equivalent=0, survivors=[])
+    file_score(pair, MutationScore(killed=0, counted=0, equivalent=0))
     assert describe(pair) == f"{PAIR}: no mutants (no delivered Python to mutate)"
