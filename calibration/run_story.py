@@ -239,3 +239,16 @@ def native_transcripts(record: dict[str, Any]) -> list[dict[str, Any]]:
     found = ((record.get("trajectory") or {}).get("native_transcripts") or {}).items()
     return [{"path": path, "text": text[:NATIVE_TRANSCRIPT_SHOWN], "cut": max(0, len(text) - NATIVE_TRANSCRIPT_SHOWN)}
             for path, text in sorted(found)]
+
+
+def file_changes(record: dict[str, Any]) -> list[dict[str, Any]]:
+    """What the agent changed on disk (`path`, `kind`), each diff as (`add` | `del` | `hunk` | "", line) rows."""
+    return [{"path": change["path"], "kind": change["kind"],
+             "lines": [(_diff_class(line), line) for line in change.get("diff", "").splitlines()]}
+            for change in record.get("files") or []]
+
+
+def _diff_class(line: str) -> str:
+    if line.startswith(("+++", "---")):
+        return ""
+    return "add" if line.startswith("+") else "del" if line.startswith("-") else "hunk" if line.startswith("@@") else ""

@@ -127,7 +127,7 @@ def run_context(record: dict[str, Any], source: Source, members: list[Source], s
             "facts": record.get("facts") or {}, "verdicts": run_story.verdicts(record),
             "rules": run_story.outcome_rules(record), "budgets": run_story.budgets(record),
             "timeline": run_story.timeline(record),
-            "files": record.get("files") or [], "has_files": "files" in record,
+            "files": run_story.file_changes(record), "has_files": "files" in record,
             "harness_exit": record.get("harness_exit") or [],
             "native": run_story.native_transcripts(record), "settings": json.dumps(settings, indent=1, default=str),
             "source": str(source.record), "up": up, "pair_page": _url(pair_path(row.batch, row.pair)),
