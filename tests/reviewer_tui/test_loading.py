@@ -48,8 +48,12 @@ def counts_text(app: ReviewerApp) -> str:
 
 
 async def loaded(app: ReviewerApp, pilot) -> None:
+    """Wait for the load to finish and for the screens to have taken its last message (bounded)."""
     await app.workers.wait_for_complete()
-    await pilot.pause()
+    for _ in range(50):
+        await pilot.pause(0.02)
+        if app.catalog.loading is None and "loading" not in counts_text(app):
+            return
 
 
 @pytest.mark.parametrize("workers", [2, 1], ids=["worker processes", "a thread"])

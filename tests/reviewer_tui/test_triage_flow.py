@@ -6,9 +6,9 @@ from authoring.blueprint import Status
 from reviewer_tui.screens.detail import DetailScreen
 from reviewer_tui.widgets.queue_table import QueueTable, columns
 
-pytestmark = pytest.mark.asyncio
 
 
+@pytest.mark.asyncio
 async def test_after_a_decision_the_cursor_is_on_the_next_row_not_the_decided_one(app, store):
     async with app.run_test(size=(120, 36)) as pilot:
         table = app.screen.query_one(QueueTable)
@@ -24,6 +24,7 @@ async def test_after_a_decision_the_cursor_is_on_the_next_row_not_the_decided_on
     assert store.get(order[2]).decisions == []
 
 
+@pytest.mark.asyncio
 async def test_n_and_p_walk_the_queue_in_the_detail_view(app, store):
     async with app.run_test(size=(120, 36)) as pilot:
         table = app.screen.query_one(QueueTable)
