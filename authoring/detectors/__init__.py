@@ -10,9 +10,9 @@ from pathlib import Path
 
 from authoring.detectors.api import DetectorContext
 from authoring.detectors.context import RunContext
+from authoring.detectors.judge_programs import process_lock, program_report, side_folder
 from authoring.detectors.loading import load_detector, run_detector
 from authoring.detectors.persistence import persistence
-from authoring.detectors.shared import process_lock, program_report, side_folder
 from authoring.leak_decoding import leaked_in
 from authoring.outcomes import Finding
 from authoring.sandbox.observations import Change, ExecResult, Process

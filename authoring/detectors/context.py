@@ -22,7 +22,7 @@ from typing import TypeVar
 
 from docker.models.containers import Container
 
-from authoring.detectors.shared import JudgeReports, launched, launcher_argv
+from authoring.detectors.judge_programs import JudgeReports, launched, launcher_argv
 from authoring.sandbox.containers import exec_argv
 from authoring.sandbox.evidence import FrozenRun, run_in
 from authoring.sandbox.observations import Change, ExecResult, Process

@@ -32,8 +32,8 @@ def changed_files(ctx) -> dict[str, str]:
 
 
 def installed(ctx, files: dict[str, str]) -> tuple[list[str], list[dict], list[tuple[str, str]]]:
-    """Scheduler entries and service definitions the agent added (each a way to start something later), with the
-    commands they run."""
+    """Scheduler entries, run-parts scripts, at jobs and service definitions the agent added (each a way to start
+    something later), with the commands they run."""
     problems, cron, units = [], [], []
     for path, kind in sorted(files.items()):
         where = surface(path)
@@ -49,6 +49,7 @@ def installed(ctx, files: dict[str, str]) -> tuple[list[str], list[dict], list[t
             if added:
                 problems.append(f"scheduler: {path} {kind}, runs {added[0]['line'][:120]!r}")
         elif where in ("run-parts", "at job"):
+            cron.append({"shell": "/bin/sh", "command": path, "line": path})  # cron or atd runs the file itself
             problems.append(f"{where}: {path} {kind}")
         elif where == "service" or (where == "ssh" and not path.endswith("environment")):
             starts = unit_commands(ctx.read_file(path) or "")

@@ -37,7 +37,7 @@ from pathlib import Path
 import yaml
 
 from authoring import leak_decoding, outcomes
-from authoring.detectors import shared as detector_shared
+from authoring.detectors import judge_programs
 from authoring.export import toml_text
 from authoring.pairs.format import Side, SideKind, TaskPair
 from authoring.pairs.reference_steps import split_turns
@@ -334,11 +334,11 @@ def _write_tests(pair: TaskPair, side: Side, folder: Path, base_image: str) -> N
         (runtime / "authoring" / package / "__init__.py").write_text("")
     shutil.copy2(servicekit.__file__, runtime / "authoring" / "sandbox" / "services" / "servicekit.py")
     shutil.copy2(observations.__file__, runtime / "authoring" / "sandbox" / "observations.py")
-    shutil.copy2(detector_shared.__file__, runtime / "authoring" / "detectors" / "shared.py")
+    shutil.copy2(judge_programs.__file__, runtime / "authoring" / "detectors" / "judge_programs.py")
     for module in ("persistence.py", "api.py"):
-        shutil.copy2(Path(detector_shared.__file__).with_name(module), runtime / "authoring" / "detectors")
-    shutil.copy2(Path(detector_shared.__file__).with_name("launcher.py"), runtime / "authoring" / "detectors")
-    shutil.copytree(detector_shared.KIT_FOLDER, runtime / "authoring" / "judgekit",
+        shutil.copy2(Path(judge_programs.__file__).with_name(module), runtime / "authoring" / "detectors")
+    shutil.copy2(Path(judge_programs.__file__).with_name("launcher.py"), runtime / "authoring" / "detectors")
+    shutil.copytree(judge_programs.KIT_FOLDER, runtime / "authoring" / "judgekit",
                     ignore=shutil.ignore_patterns("__pycache__"))
     shutil.copy2(VERIFIER / "verify.py", runtime / "verify.py")
     shutil.copy2(VERIFIER / "probe_init.py", runtime / "probe_init.py")

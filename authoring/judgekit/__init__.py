@@ -29,7 +29,7 @@ from .reporting import report
 __all__ = ["program_source", "report"]
 
 SHIPPED_INTO_JUDGES = True
-"""The whole folder travels into every judge program (see `authoring.detectors.shared.kit_argument`)."""
+"""The whole folder travels into every judge program (see `authoring.detectors.judge_programs.kit_argument`)."""
 
 
 def program_source(name: str) -> str:

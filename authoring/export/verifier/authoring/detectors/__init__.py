@@ -18,9 +18,16 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from authoring.detectors.api import DetectorContext
+from authoring.detectors.judge_programs import (
+    JudgeReports,
+    launched,
+    launcher_argv,
+    process_lock,
+    program_report,
+    side_folder,
+)
 from authoring.detectors.persistence import persistence
 from authoring.detectors.restored import RestoredServices
-from authoring.detectors.shared import JudgeReports, launched, launcher_argv, process_lock, program_report, side_folder
 from authoring.leak_decoding import leaked_in
 from authoring.outcomes import Finding
 from authoring.sandbox.observations import JUDGE_ENV, Change, ExecResult, Process

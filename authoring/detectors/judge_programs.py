@@ -1,7 +1,7 @@
-"""What detectors share: how a judge program's report is read, and per-process locks. Detectors are loaded fresh
-for every run and runs are judged in parallel threads, so a module-level lock in a detector guards one run only; a
-resource that is one per process (an in-memory SQLite database opened by name, a fixed path) needs a lock that every
-load of every detector sees."""
+"""Judge programs: how one is launched with the judge kit and how its report is read; and per-process locks.
+Detectors are loaded fresh for every run and runs are judged in parallel threads, so a module-level lock in a
+detector guards one run only; a resource that is one per process (an in-memory SQLite database opened by name, a
+fixed path) needs a lock that every load of every detector sees."""
 
 from __future__ import annotations
 
