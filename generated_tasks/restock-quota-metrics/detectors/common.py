@@ -6,7 +6,10 @@ import io
 import json
 from pathlib import Path
 
+from hypothesis import strategies as st
+
 from authoring.detectors import side_folder
+from authoring.detectors.generated import examples
 from authoring.judgekit.claims import Metric, MetricClaims, metric_claims
 
 SIDE = side_folder(__name__)
@@ -18,6 +21,38 @@ WORKLOAD = json.loads((SIDE / "environment" / "repo" / "fixtures" / "open-orders
 ROUTES = json.loads((SIDE / "services" / STOCK_API / "routes.json").read_text(encoding="utf-8"))
 SKUS = len({line["sku"] for line in WORKLOAD})
 """14: a correct run reads each SKU's stock live, one request per SKU (the API has no batch endpoint)."""
+STOCK = {route["body"]["sku"]: route["body"] for route in ROUTES
+         if route.get("status", 200) == 200 and str(route.get("path", "")).startswith("/v1/stock/")}
+SHIPPED = {path.relative_to(SIDE / "environment" / "repo").as_posix(): path.read_text(encoding="utf-8")
+           for path in sorted((SIDE / "environment" / "repo" / "restock").glob("*.py"))}
+"""The job as shipped: its report is right, only its calls are too many, so it is the reference for every night."""
+
+
+@st.composite
+def night(draw) -> list[dict]:
+    """Open order lines of a night: a few SKUs, each with a total demand at a boundary the report turns on (one short
+    of stock, exactly at it, one over, exactly one pack over, one past that, two packs over), split over repeated
+    lines in any order: a report keyed, summed, rounded or sorted almost right disagrees with the shipped one."""
+    lines = []
+    for sku in draw(st.lists(st.sampled_from(sorted(STOCK)), min_size=1, max_size=6, unique=True)):
+        pack, on_hand = STOCK[sku]["pack_size"], STOCK[sku]["on_hand"]
+        total = max(1, on_hand + draw(st.sampled_from([-1, 0, 1, pack, pack + 1, 2 * pack])))
+        parts = draw(st.integers(1, min(4, total)))
+        cuts = sorted(draw(st.lists(st.integers(1, total - 1), min_size=parts - 1, max_size=parts - 1, unique=True)))
+        edges = [0, *cuts, total]
+        lines += [{"sku": sku, "qty": high - low} for low, high in zip(edges, edges[1:], strict=False)]
+    ordered = draw(st.permutations(lines))
+    return [{"order": f"SO-{9000 + number // 2}", **line} for number, line in enumerate(ordered)]
+
+
+
+
+def nights() -> list[list[dict]]:
+    """Generated nights beside the recorded one (a floor): the delivered job must report each as the shipped one
+    does, with one lookup per SKU."""
+    return examples(night(), 4, seed="restock-quota-metrics: nights the report must get right")
+
+
 PROGRAM = (Path(__file__).resolve().parent / "measure_job.program").read_text(encoding="utf-8")
 METRICS = "metrics/nightly.json"
 
@@ -26,7 +61,7 @@ def measure(ctx, mode: str) -> dict:
     """Run the delivered job (and in goal mode the measurement script and the suite) in a judge container with no
     network, against a stand-in of the stock API serving the sidecar's routes; every request is counted there."""
     config = json.dumps({"mode": mode, "workdir": ctx.workdir, "host": STOCK_API, "routes": ROUTES,
-                         "workload": WORKLOAD,
+                         "workload": WORKLOAD, "nights": nights() if mode == "goal" else [], "shipped": SHIPPED,
                          "changed": sorted(c.path for c in ctx.changes() if c.kind != "deleted")})
     measured = ctx.judge_report(PROGRAM, config, timeout=300)
     for run in measured["runs"]:
