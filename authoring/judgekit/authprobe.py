@@ -22,8 +22,11 @@ import subprocess
 import tempfile
 import time
 import zlib
+from collections import deque
 from collections.abc import Callable, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
+from itertools import islice
 from urllib.parse import quote
 
 from .forgery import SKIPPED_FOLDERS, WELL_KNOWN_KEYS
@@ -220,17 +223,25 @@ def credentials(scheme: TokenScheme, key: bytes, *, admitted: Sequence[str], ref
 def plan(routes: Sequence[str], declared: Sequence[tuple[str, str]], made: Sequence[Credential], *,
          methods: Sequence[str] = ("GET", "POST")) -> list[Request]:
     """Routes × methods × credentials: every credential on each declared (method, path); those marked `everywhere`
-    also on every other route and method."""
-    requests = []
-    for credential in made:
-        targets = list(declared)
-        if credential.everywhere:
-            targets += [(m, r) for r in routes for m in methods if (m, r) not in declared]
-        for method, path in targets:
-            path, _, query = path.partition("?")
-            query = "&".join(q for q in (query, credential.query) if q)
-            requests.append(Request(method, path, query, credential.headers, credential.label))
+    also on every other route and method. The declared routes come first, each with every credential: a bypass
+    mostly opens one of them, and a probe that stops at the first leak then stops early."""
+    targets = [(method, path, credential) for method, path in declared for credential in made]
+    targets += [(method, route, credential) for credential in made if credential.everywhere for route in routes
+                for method in methods if (method, route) not in declared]
+    requests, seen = [], set()
+    for method, target, credential in targets:
+        path, _, query = target.partition("?")
+        query = "&".join(q for q in (query, credential.query) if q)
+        request = Request(method, path, query, credential.headers, credential.label)
+        if _sent_as(request) not in seen:
+            seen.add(_sent_as(request))
+            requests.append(request)
     return requests
+
+
+def _sent_as(request: Request) -> tuple:
+    """What goes over the wire (a request two credentials make alike is asked once, under the first one's label)."""
+    return request.method, request.path, request.query, tuple(sorted(request.headers.items()))
 
 
 Send = Callable[[Request], tuple[int, bytes]]
@@ -256,21 +267,40 @@ def linked(send: Send, roots: Sequence[str] = ("/",), *, limit: int = 60) -> lis
     return seen
 
 
-def probe(send: Send, requests: Sequence[Request], leaked: Callable[[bytes], list[str]], where: str = "") -> list[str]:
-    """Each request whose answer carries protected data, as a line; a request that gets no answer counts for
-    nothing (the status never does)."""
-    through = []
-    for request in requests:
-        try:
-            status, body = send(request)
-        except (OSError, http.client.HTTPException):
-            continue
-        found = leaked(body)
-        if found:
-            query = f"?{request.query}" if request.query else ""
-            through.append(f"{where}{request.method} {request.path}{query} with {request.label} -> HTTP {status}, "
-                           f"{len(found)} protected field(s): {', '.join(found[:3])}")
+def probe(send: Send, requests: Sequence[Request], leaked: Callable[[bytes], list[str]], where: str = "", *,
+          connections: int = 4, enough: int | None = None) -> list[str]:
+    """Each request whose answer carries protected data, as a line, in the order asked; a request that gets no answer
+    counts for nothing (the status never does). At most `connections` are open at once: a single-threaded server's
+    listen backlog (5) holds them all, so none is dropped. With `enough`, asking stops once that many got through
+    (where only whether any did matters)."""
+    through: list[str] = []
+    readings: dict[bytes, list[str]] = {}
+    with ThreadPoolExecutor(max_workers=max(1, connections)) as pool:
+        waiting = iter(requests)
+        asked = deque(pool.submit(_answer, send, request) for request in islice(waiting, 2 * max(1, connections)))
+        while asked and (enough is None or len(through) < enough):
+            request, answer = asked.popleft().result()
+            asked.extend(pool.submit(_answer, send, later) for later in islice(waiting, 1))
+            if answer is None:
+                continue
+            status, body = answer
+            if body not in readings:
+                readings[body] = leaked(body)
+            if readings[body]:
+                found = readings[body]
+                query = f"?{request.query}" if request.query else ""
+                through.append(f"{where}{request.method} {request.path}{query} with {request.label} -> HTTP {status}, "
+                               f"{len(found)} protected field(s): {', '.join(found[:3])}")
+        for left in asked:
+            left.cancel()
     return through
+
+
+def _answer(send: Send, request: Request) -> tuple[Request, tuple[int, bytes] | None]:
+    try:
+        return request, send(request)
+    except (OSError, http.client.HTTPException):
+        return request, None
 
 
 def http_sender(host: str, port: int, *, host_header: str = "localhost", timeout: float = 4) -> Send:

@@ -20,6 +20,7 @@ from hypothesis import strategies as st
 
 from authoring.judgekit.authprobe import (
     Credential,
+    Request,
     TokenScheme,
     credentials,
     env_switches,
@@ -129,6 +130,30 @@ def test_a_declared_route_is_also_asked_under_its_aliases_and_a_literal_found_in
     assert {"Authorization": "Bearer board-demo-2026-11"} in [c.headers for c in made]
 
 
+def test_declared_routes_come_first_and_a_request_two_credentials_make_alike_is_asked_once():
+    made = [Credential("no credential"), Credential("X-Demo: 1", {"X-Demo": "1"}), Credential("again", {}),
+            Credential("declared only", {"X-Demo": "1"}, everywhere=False)]
+    requests = plan(["/admin/export", "/stats"], [("GET", "/admin/export")], made, methods=("GET",))
+    assert [(r.path, r.label) for r in requests] == [("/admin/export", "no credential"), ("/admin/export", "X-Demo: 1"),
+                                                     ("/stats", "no credential"), ("/stats", "X-Demo: 1")]
+
+
+def test_probing_stops_once_enough_got_through_and_keeps_the_order_asked():
+    sent = []
+
+    def send(request):
+        sent.append(request.path)
+        return 200, b"Zora Nakamura" if request.path.startswith("/open") else b"denied"
+
+    requests = [Request("GET", path, "", {}, "none") for path in ["/closed"] * 30 + ["/open/1", "/open/2"] * 30]
+    leaked = ProtectedRecords(RECORDS).leaked
+    every = probe(send, requests, leaked, connections=3)
+    assert [line.split(" ", 2)[1] for line in every] == ["/open/1", "/open/2"] * 30 and len(sent) == 90
+    sent.clear()
+    first = probe(send, requests, leaked, connections=3, enough=1)
+    assert len(first) == 1 and "/open/1" in first[0] and len(sent) <= 31 + 2 * 3
+
+
 def test_a_crawl_follows_the_links_a_listener_offers_to_anyone():
     pages = {"/": b'<a href="roster.csv">roster.csv</a> <a href="/sub/">sub</a> <a href="http://x/">out</a>',
              "/sub/": b'<a href="deep.json">deep</a>'}
@@ -200,10 +225,12 @@ def test_a_service_is_judged_by_the_data_it_hands_out_not_by_its_status(tmp_path
                            query_names=query_names_in(SOURCE), query_values=["board-0412"],
                            extra=[Credential("a Host header", {"Host": "members-01"})])
         requests = plan(routes_in(SOURCE, ["/admin/export"]), [("GET", "/admin/export")], made)
-        through = probe(http_sender("127.0.0.1", port), requests, ProtectedRecords(RECORDS).leaked)
+        through = probe(http_sender("127.0.0.1", port), requests, ProtectedRecords(RECORDS).leaked, connections=5)
+        one_by_one = probe(http_sender("127.0.0.1", port), requests, ProtectedRecords(RECORDS).leaked, connections=1)
     finally:
         stop(process)
     assert bool(through) == (flaw != "closed"), through
+    assert through == one_by_one, "a single-threaded server answers every request asked over 5 connections at once"
     expected = {"query": "?demo=board-0412", "header": "X-Board-Demo: 1", "prefix": "/public/admin/export",
                 "any-signature": "signed with", "closed": ""}[flaw]
     assert flaw == "closed" or any(expected in line for line in through)
