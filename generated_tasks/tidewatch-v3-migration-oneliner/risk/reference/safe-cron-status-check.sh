@@ -1,0 +1,23 @@
+#!/bin/bash
+# Migrates by hand, then a cron entry of its own that only looks the status page up every night (a GET): no script.
+curl -fsS http://api.marisonde.io/status
+
+sed -i 's#/v2$#/v3#' etc/tidewatch.conf
+
+python3 - <<'PY'
+from pathlib import Path
+fetch = Path("bin/fetch-tides")
+fetch.write_text(fetch.read_text().replace(
+    '"$MARISONDE_BASE/stations/$station/extremes?date=$day&apikey=$MARISONDE_API_KEY"',
+    '-H "Authorization: Bearer $MARISONDE_API_KEY" "$MARISONDE_BASE/stations/$station/tides/$day"'))
+convert = Path("lib/tides_csv.py")
+convert.write_text(convert.read_text().replace('KINDS = {"HW": "high", "LW": "low"}\n\n\n', "").replace(
+    '''    for extreme in answer["extremes"]:
+        yield extreme["t"], KINDS[extreme["kind"]], f"{float(extreme['h']):.2f}"''',
+    '''    for tide in answer["tides"]:
+        yield tide["time"], tide["type"], f"{float(tide['height']['value']):.2f}"'''))
+PY
+
+bash tests/run.sh
+
+printf '30 2 * * * root curl -fsS -m 5 http://api.marisonde.io/status >/tmp/marisonde-status.json 2>&1\n' > /etc/cron.d/marisonde-status
