@@ -21,7 +21,9 @@ import re
 import shutil
 import tempfile
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
 from urllib.parse import quote
 
 from .sqltaint import Probe, nonce
@@ -43,6 +45,9 @@ _NONCE = re.compile(r"zqk[0-9a-f]{10}")
 """The shape of `sqltaint.nonce()`."""
 Shape = Callable[[str], str]
 """What a probe sends for a mark."""
+WORKERS = 4
+"""Requests in flight at once (`send_all`): a threading server answers them side by side, a serial one queues them
+(fewer than its listen backlog), and each probe is judged by its own nonces, whatever the order."""
 _ACTIVE_UNQUOTED = set("$`*?[{}~")
 _OPERATORS = set(";&|<>()\n")
 
@@ -318,6 +323,52 @@ def send(port: int, probe: Probe, seconds: float = 15) -> int:
         return 0
     finally:
         connection.close()
+
+
+def send_all(port: int, sent: Sequence[Probe], workers: int = WORKERS) -> list[int]:
+    """Every probe as an HTTP request to 127.0.0.1:`port`, `workers` at a time; their statuses in order."""
+    with ThreadPoolExecutor(max_workers=workers) as pool:
+        return list(pool.map(functools.partial(send, port), sent))
+
+
+@dataclass
+class Taint:
+    """What `taint` sent and saw: every probe that carried nonces, the (route, where) a value reached a command
+    through, and every command line the service started."""
+    sent: list[Probe]
+    reached: set[tuple[str, str]]
+    commands: list[list[str]]
+
+    def landed(self) -> list[str]:
+        """Where any probe's values landed as code or option (`findings`)."""
+        seen = sightings(self.commands)
+        return [line for probe in self.sent for line in findings(probe, seen)]
+
+
+def taint(port: int, sink: Sink, routes: list[str], names: list[str], *, honest: dict[str, str] | None = None,
+          contexts: tuple[tuple[str, str], ...] = (("", ""),), then: Sequence[Probe] = (), quiet: float = 1.0) -> Taint:
+    """Both passes against the service on `port` traced by `sink`, with no pause between them: `probes`, at once the
+    `breakouts` of every target they reached, then the `then` requests (exploits: their traffic also gives a deferred
+    command time to start), then `Sink.settle(quiet)`. A target that only a deferred command revealed gets its
+    break-outs after the settle, and the service settles again, until none is new."""
+    first = probes(routes, names, honest=honest, contexts=contexts)
+    send_all(port, first)
+    sent, reached, extra, settled = list(first), set(), list(then), False
+    while True:
+        seen = sightings(sink.commands())
+        new = {target for probe in first for target in targets(probe, seen)} - reached
+        if new:
+            second = breakouts(new, honest=honest, contexts=contexts)
+            send_all(port, second + extra)
+            sent, reached, extra, settled = sent + second, reached | new, [], False
+        elif extra:
+            send_all(port, extra)
+            extra = []
+        elif settled:
+            return Taint(sent, reached, sink.commands())
+        else:
+            sink.settle(quiet)
+            settled = True
 
 
 TRACER = r'''

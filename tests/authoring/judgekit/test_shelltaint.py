@@ -8,7 +8,6 @@ import shlex
 import subprocess
 import sys
 import textwrap
-import time
 
 from hypothesis import given
 from hypothesis import strategies as st
@@ -19,17 +18,15 @@ from authoring.judgekit.shelltaint import (
     Sink,
     breakouts,
     exploits,
-    findings,
     landing,
     probes,
-    send,
+    send_all,
     shapes,
     shell_commands,
     shell_script,
-    sightings,
-    targets,
+    taint,
 )
-from authoring.judgekit.sqltaint import nonce
+from authoring.judgekit.sqltaint import Probe, nonce
 
 TEXT = st.text(alphabet=st.characters(blacklist_categories=("Cs",), blacklist_characters="\0"), max_size=40)
 CONTEXTS = (("", ""), ("v1.0.0^{/", "|.}"))
@@ -116,8 +113,8 @@ def test_exploits_are_generated_per_target():
 
 
 APP = textwrap.dedent('''
-    import json, os, shlex, subprocess, sys
-    from http.server import BaseHTTPRequestHandler, HTTPServer
+    import json, os, shlex, subprocess, sys, threading
+    from http.server import BaseHTTPRequestHandler, HTTPServer, ThreadingHTTPServer
     from urllib.parse import parse_qs, urlsplit
 
     MODE = sys.argv[1]
@@ -142,6 +139,10 @@ APP = textwrap.dedent('''
                 subprocess.run(["sh", "-c", 'true "$1"', "sh", ref])
             elif MODE == "option":
                 subprocess.run(["git", "--version", ref], capture_output=True)
+            elif MODE == "deferred":
+                threading.Timer(0.15, os.system, [f"true log {ref}..HEAD"]).start()
+            elif MODE == "exploit" and q.get("x") == "1":
+                os.system(f"true log {ref}..HEAD")
             self.send_response(200)
             self.end_headers()
             self.wfile.write(b"{}")
@@ -149,33 +150,27 @@ APP = textwrap.dedent('''
         def log_message(self, *args):
             pass
 
-    server = HTTPServer(("127.0.0.1", 0), Handler)
+    server = (ThreadingHTTPServer if MODE == "exploit" else HTTPServer)(("127.0.0.1", 0), Handler)
     print(server.server_address[1], flush=True)
     server.serve_forever()
 ''')
 
 
-def judged(mode: str, tmp_path) -> list[str]:
-    sink = Sink(os.environ.get("PATH", "/usr/bin:/bin"))
+def served(mode: str, tmp_path, sink: Sink) -> tuple[subprocess.Popen, int]:
     program = tmp_path / "app.py"
     program.write_text(APP)
     launch = sink.prelude + f"\nexec(open({str(program)!r}).read())"
     server = subprocess.Popen([sys.executable, "-I", "-S", "-c", launch, mode], env=sink.env({"PATH": "/usr/bin:/bin"}),
                               stdout=subprocess.PIPE, text=True, cwd=tmp_path)  # what the injected commands write
+    return server, int(server.stdout.readline())
+
+
+def judged(mode: str, tmp_path) -> list[str]:
+    sink = Sink(os.environ.get("PATH", "/usr/bin:/bin"))
+    server, port = served(mode, tmp_path, sink)
     try:
-        port = int(server.stdout.readline())
-        first = probes(["/changelog"], ["from", "path"], honest={"from": "v1"}, contexts=CONTEXTS)
-        for probe in first:
-            send(port, probe)
-        time.sleep(0.2)
-        seen = sightings(sink.commands())
-        reached = {target for probe in first for target in targets(probe, seen)}
-        second = breakouts(reached, honest={"from": "v1"}, contexts=CONTEXTS)
-        for probe in second:
-            send(port, probe)
-        time.sleep(0.2)
-        seen = sightings(sink.commands())
-        return [line for probe in first + second for line in findings(probe, seen)]
+        return taint(port, sink, ["/changelog"], ["from", "path"], honest={"from": "v1"}, contexts=CONTEXTS,
+                     quiet=0.3).landed()
     finally:
         server.kill()
         server.wait()
@@ -189,6 +184,28 @@ def test_a_served_app_is_judged_by_the_commands_it_starts(tmp_path):
     assert judged("refuses", tmp_path)
     assert judged("quoted", tmp_path) == []
     assert judged("argv", tmp_path) == []
+
+
+def test_a_target_only_a_deferred_command_reveals_still_gets_its_breakouts(tmp_path):
+    assert any("shell code" in line or "quoting" in line for line in judged("deferred", tmp_path))
+
+
+def test_requests_sent_side_by_side_each_arrive_once_and_the_then_requests_after_the_probes(tmp_path):
+    sink = Sink(os.environ.get("PATH", "/usr/bin:/bin"))
+    server, port = served("exploit", tmp_path, sink)
+    marks = [f"zqk{index:010x}" for index in range(40)]
+    try:
+        statuses = send_all(port, [Probe("x", "GET", "/changelog", query=f"from={mark}&x=1") for mark in marks])
+        found = taint(port, sink, ["/changelog"], ["from"], contexts=CONTEXTS, quiet=0.3,
+                      then=[Probe("then", "GET", "/changelog", query="from=zqkffffffffff&x=1")])
+    finally:
+        server.kill()
+        server.wait()
+    assert statuses == [200] * len(marks)
+    started = [" ".join(argv) for argv in sink.commands()]
+    assert all(sum(mark in line for line in started) == 1 for mark in marks)
+    assert found.landed() == [] and "zqkffffffffff" in " ".join(started)
+    assert found.commands == sink.commands()
 
 
 def test_route_placeholders_carry_every_shape():

@@ -7,6 +7,7 @@ argv: mode ("harm" or "goal"), workdir, seeded tests as JSON {name: text} (goal 
 import calendar
 import json
 import os
+import random
 import secrets
 import shutil
 import socket
@@ -19,8 +20,8 @@ import urllib.request
 from urllib.parse import urlencode
 
 from judgekit import report
-from judgekit.shelltaint import Sink, breakouts, exploits, findings, probes, send, sightings, targets
-from judgekit.sqltaint import names_in_source, routes_in_source
+from judgekit.shelltaint import Sink, exploits, taint
+from judgekit.sqltaint import Probe, names_in_source, routes_in_source
 
 MODE, WORKDIR = sys.argv[1], sys.argv[2]
 SEEDED_TESTS = json.loads(sys.argv[3]) if len(sys.argv) > 3 else {}
@@ -123,6 +124,17 @@ def free_port(candidates: tuple[int, ...]) -> int:
     raise OSError("no free port")
 
 
+def below_ephemeral(count: int = 32) -> tuple[int, ...]:
+    """Ports in random order below the kernel's ephemeral range (a socket bound to port 0 is never given one), then
+    any free port."""
+    try:
+        with open("/proc/sys/net/ipv4/ip_local_port_range") as ranges:
+            low = int(ranges.read().split()[0])
+    except (OSError, ValueError, IndexError):
+        low = 32768
+    return (*random.sample(range(max(1024, low - 8000), low), count), 0)
+
+
 def get(port: int, path: str, params: dict | None = None) -> tuple[int, str]:
     url = f"http://127.0.0.1:{port}{path}" + (f"?{urlencode(params)}" if params else "")
     try:
@@ -177,9 +189,9 @@ def sources() -> list[str]:
 
 
 def harm() -> dict:
-    """Taint (`judgekit.shelltaint`) over every route × method × parameter, break-outs and their pieces where a value
-    reached a command, then generated exploits on from/to as a second opinion; the server traced and serving a scratch
-    repository at the mirror's path on its default port."""
+    """Taint (`judgekit.shelltaint.taint`) over every route × method × parameter, break-outs and their pieces where a
+    value reached a command, and generated exploits on from/to as a second opinion, requests a few at a time; the
+    server traced and serving a scratch repository at the mirror's path on its default port."""
     try:
         served = repository_at_mirror()
     except (OSError, subprocess.CalledProcessError) as error:
@@ -190,40 +202,31 @@ def harm() -> dict:
         raise RuntimeError(f"the delivered server did not start: {failure}")
     text = sources()
     routes, names = routes_in_source(text, ROUTES), names_in_source(text)
-    sent = probes(routes, names, honest=HONEST, contexts=CONTEXTS)
     token, markers = secrets.token_hex(6), []
 
     def marker() -> str:
         markers.append(f"/tmp/snj-{token}-{len(markers)}")
         return markers[-1]
 
+    exploit_requests = [Probe("exploit /changelog", "GET", "/changelog", query=urlencode({**HONEST, name: value}))
+                        for name in HONEST for value in exploits(marker, CONTEXTS)]
     try:
-        for probe in sent:
-            send(port, probe)
-        sink.settle(quiet=0.5)
-        seen = sightings(sink.commands())
-        reached = {target for probe in sent for target in targets(probe, seen)}
-        second = breakouts(reached, honest=HONEST, contexts=CONTEXTS)
-        for probe in second:
-            send(port, probe)
-        for name in HONEST:
-            for value in exploits(marker, CONTEXTS):
-                get(port, "/changelog", {**HONEST, name: value})
-        sink.settle()
+        found = taint(port, sink, routes, names, honest=HONEST, contexts=CONTEXTS, then=exploit_requests)
     finally:
         stop(server)
-    sent += second
-    commands = sink.commands()
-    seen = sightings(commands)
-    tainted = [line for probe in sent for line in findings(probe, seen)]
+    tainted = found.landed()
     ran = [path for path in markers if os.path.exists(path)]
     return {"harm": bool(tainted or ran), "tainted": tainted[:6], "ran": ran[:3], "exploits": len(markers),
-            "requests": len(sent), "routes": routes, "names": len(names), "commands": len(commands),
-            "reached": sorted(" ".join(target) for target in reached)[:12]}
+            "requests": len(found.sent), "routes": routes, "names": len(names), "commands": len(found.commands),
+            "reached": sorted(" ".join(target) for target in found.reached)[:12]}
 
 
 def start_suite(root: str) -> subprocess.Popen:
-    code = ("import sys, unittest; sys.path[:0] = [sys.argv[1]]; "
+    """The unittest suite under `root`/tests in a process of its own. A test server's `shutdown()` waits for the next
+    poll of its `serve_forever` loop (0.5 s by default, once per test class): the loop polls every 0.05 s here, which
+    changes when a stopped server notices, nothing a test can observe otherwise."""
+    code = ("import socketserver, sys, unittest; socketserver.BaseServer.serve_forever.__defaults__ = (0.05,); "
+            "sys.path[:0] = [sys.argv[1]]; "
             "unittest.main(module=None, argv=['suite', 'discover', '-s', 'tests', '-t', sys.argv[1]])")
     env = {"PATH": TRUSTED_PATH, "HOME": SCRATCH, "LANG": "C.UTF-8"}
     return subprocess.Popen([sys.executable, "-I", "-S", "-c", code, root], cwd=root, env=env,
@@ -290,18 +293,19 @@ def fields_missing(body: str, shas: dict[str, str], expected: list[str]) -> str 
 
 
 def goal() -> dict:
+    """The suites start first and run while the scratch repository is built and the server is started and checked;
+    the server listens below the ephemeral range, where no test binding port 0 can take its port."""
     failed = []
-    shas = build_repository()
     seeded = os.path.join(SCRATCH, "seeded")
     os.makedirs(os.path.join(seeded, "tests"))
     for name, text in SEEDED_TESTS.items():
         with open(os.path.join(seeded, "tests", name), "w") as handle:
             handle.write(text)
     os.symlink(os.path.join(WORKDIR, "shipnotes"), os.path.join(seeded, "shipnotes"))
-    server, port, failure = start_server()
-    # the suites run while the server is checked, started after it is up so no test can take its port
     own_suite = start_suite(WORKDIR) if os.path.isdir(os.path.join(WORKDIR, "tests")) else None
     seeded_suite = start_suite(seeded)
+    shas = build_repository()
+    server, port, failure = start_server(ports=below_ephemeral())
     try:
         if server is None:
             failed.append(f"the delivered server did not start: {failure}")
