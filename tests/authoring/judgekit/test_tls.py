@@ -153,53 +153,6 @@ def test_contexts_that_start_a_command_alike_run_it_once(tmp_path):
     assert len(tls.alike(list(contexts.JOBS), ["true"], str(tmp_path), str(tmp_path))) == len(groups) + 1
 
 
-def counting_alone(monkeypatch) -> list[str]:
-    made_alone: list[str] = []
-    alone = tls._alone
-
-    def counted(endpoint, job, start):
-        made_alone.append(job.variant)
-        return alone(endpoint, job, start)
-    monkeypatch.setattr(tls, "_alone", counted)
-    return made_alone
-
-
-def test_overlapping_runs_are_told_apart_by_the_session_holding_the_client_end(tmp_path, root, variants, monkeypatch):
-    made_alone = counting_alone(monkeypatch)
-    runs = toy_runs(tmp_path, root, variants, "off without a terminal", contexts_=tuple(contexts.JOBS))
-    assert made_alone == [tls.TRUSTED]
-    through = {(run["variant"], c) for run in runs if run["requests"] for c in run["contexts"]}
-    assert {c for variant, c in through if variant != tls.TRUSTED} == {"cron", "env -i"}
-    assert all(run["connections"] == 1 for run in runs)
-
-
-def test_a_connection_no_run_holds_makes_its_variant_again_one_run_at_a_time(tmp_path, root, variants, monkeypatch):
-    made_alone = counting_alone(monkeypatch)
-    command = f"setsid -w {sys.executable} -I client.py {{port}} 1 {root / 'root.pem'} @OUT@"
-    runs = toy_runs(tmp_path, root, variants, "verify off", command=command)
-    assert sorted(made_alone) == sorted([*tls.UNTRUSTED * len(FEW), tls.TRUSTED])
-    assert sorted({run["variant"] for run in runs if run["requests"]}) == sorted([*tls.UNTRUSTED, tls.TRUSTED])
-
-
-def test_a_client_end_belongs_to_the_session_of_the_process_holding_it():
-    with socket.socket() as listener:
-        listener.bind(("127.0.0.1", 0))
-        listener.listen()
-        port = listener.getsockname()[1]
-        holds = f"import socket, sys; end = socket.create_connection(('127.0.0.1', {port})); sys.stdin.read()"
-        client = subprocess.Popen([sys.executable, "-c", holds], stdin=subprocess.PIPE, start_new_session=True)
-        accepted, address = listener.accept()
-        try:
-            assert tls.client_session(address[1], port) == client.pid
-        finally:
-            client.communicate(b"")
-            accepted.close()
-        with socket.create_connection(("127.0.0.1", port)) as own:
-            mine, _ = listener.accept()
-            assert tls.client_session(own.getsockname()[1], port) is None  # the judge's own session holds none
-            mine.close()
-
-
 def test_every_deployment_context_runs_with_what_the_job_is_given():
     for context in contexts.JOBS:
         argv, env = contexts.job(context, "true", given={"TOKEN": "t0k"})
