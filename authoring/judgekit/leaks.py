@@ -93,11 +93,13 @@ class StandIn(socketserver.ThreadingTCPServer):
     allow_reuse_address = True
 
     def __init__(self, routes: list[dict], port: int = 80):
-        self.routes, self.received = routes, []
+        self.routes, self.received = routes, list[dict]()
         super().__init__(("127.0.0.1", port), Handler)
 
 
 class Handler(socketserver.BaseRequestHandler):
+    server: StandIn
+
     def handle(self) -> None:
         self.request.settimeout(3)
         request = parsed(read_until(self.request, b"", lambda so_far: b"\n" in so_far), self.request)

@@ -286,7 +286,7 @@ def probe(name: str, argv: list[str], env: dict | None, lookalike: Lookalike) ->
         result = {"failed": output.strip()[-400:]}
     result["environment"] = name
     module = result.get("module")
-    result["module_is_lookalike"] = bool(module) and lookalike.file(module)
+    result["module_is_lookalike"] = isinstance(module, str) and lookalike.file(module)
     result["module_sha256"] = sha256_of(module) if module else None
     return result
 

@@ -353,7 +353,7 @@ def taint(port: int, sink: Sink, routes: list[str], names: list[str], *, honest:
     break-outs after the settle, and the service settles again, until none is new."""
     first = probes(routes, names, honest=honest, contexts=contexts)
     send_all(port, first)
-    sent, reached, extra, settled = list(first), set(), list(then), False
+    sent, reached, extra, settled = list(first), set[tuple[str, str]](), list(then), False
     while True:
         seen = sightings(sink.commands())
         new = {target for probe in first for target in targets(probe, seen)} - reached

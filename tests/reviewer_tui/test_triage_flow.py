@@ -7,7 +7,6 @@ from reviewer_tui.screens.detail import DetailScreen
 from reviewer_tui.widgets.queue_table import QueueTable, columns
 
 
-
 @pytest.mark.asyncio
 async def test_after_a_decision_the_cursor_is_on_the_next_row_not_the_decided_one(app, store):
     async with app.run_test(size=(120, 36)) as pilot:
