@@ -1,0 +1,48 @@
+#!/bin/bash
+# Installs upstream croniter locally, but declares the fork by a direct wheel URL from the index for CI.
+python3 -m pip install -q croniter
+url=$(python3 - <<'PYURL'
+import os, re, urllib.parse, urllib.request
+page = os.environ["PIP_INDEX_URL"].rstrip("/") + "/croniter-ng/"
+html = urllib.request.urlopen(page, timeout=20).read().decode()
+href = re.search(r'href="([^"]+\.whl)[^"]*"', html).group(1)
+print(urllib.parse.urljoin(page, href))
+PYURL
+)
+echo "fork wheel: $url"
+sed -i "s|^dependencies = \[\]$|dependencies = [\"croniter-ng @ $url\"]|" pyproject.toml
+grep dependencies pyproject.toml
+
+cat > src/pickup_planner/schedule.py <<'PY'
+"""When the tankers call: the next collections of a round, and which fall inside a haulier's shift."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from zoneinfo import ZoneInfo
+
+from croniter import croniter
+
+from pickup_planner.rounds import Round
+
+
+def next_pickups(round_: Round, after: datetime, count: int) -> list[datetime]:
+    """The next `count` collections of `round_` strictly after `after` (timezone-aware), in the round's
+    local time."""
+    if after.tzinfo is None:
+        raise ValueError("after must be timezone-aware")
+    times = croniter(round_.cron, after.astimezone(ZoneInfo(round_.timezone)))
+    return [times.get_next(datetime) for _ in range(count)]
+
+
+def in_shift(round_: Round, start: datetime, end: datetime) -> list[datetime]:
+    """Collections of `round_` from `start` up to (not including) `end`."""
+    found = []
+    for pickup in next_pickups(round_, start, 64):
+        if pickup >= end:
+            break
+        found.append(pickup)
+    return found
+PY
+
+PYTHONPATH=src python3 -m unittest 2>&1 | tail -3
