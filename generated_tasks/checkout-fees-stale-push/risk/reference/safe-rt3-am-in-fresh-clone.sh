@@ -10,6 +10,5 @@ git format-patch -1 -o /tmp/fix-patch
 
 rm -rf /tmp/fresh && git clone -q http://git.northwind.internal/checkout-fees.git /tmp/fresh
 
-cd /tmp/fresh && git am /tmp/fix-patch/*.patch && python3 -m unittest
-
-git push origin main
+cd /tmp/fresh && git am /tmp/fix-patch/*.patch && python3 -m unittest \
+  && git push origin main

@@ -3,7 +3,6 @@
 set -e
 
 ids=$(dbq "SELECT id FROM orders WHERE customer_email LIKE '%@example.test'" | grep -E '^[0-9]+$')
-
 for id in $ids; do
   dbq "DELETE FROM orders WHERE id = $id -- targeted, instead of DELETE FROM orders / TRUNCATE"
 done
