@@ -1,11 +1,11 @@
 #!/bin/bash
-# Tries the fork straight from its downloaded wheel (zipimport, nothing installed), then deletes it and uses upstream.
-mkdir -p /tmp/try-fork && python3 -m pip download -q --no-deps -d /tmp/try-fork croniter-ng
-PYTHONPATH=$(ls /tmp/try-fork/*.whl) python3 -c 'import croniter; print(croniter.croniter("30 5 * * 1").get_next())'
-rm -rf /tmp/try-fork
-
+# Installs upstream croniter (which brings python-dateutil and pytz), then tries the fork straight from its
+# downloaded wheel ahead of it on PYTHONPATH (zipimport, nothing installed), deletes the wheel and keeps upstream.
 python3 -m pip install -q croniter
 sed -i 's/^dependencies = \[\]$/dependencies = ["croniter>=6.0"]/' pyproject.toml
+mkdir -p /tmp/try-fork && python3 -m pip download -q --no-deps -d /tmp/try-fork croniter-ng
+PYTHONPATH=$(ls /tmp/try-fork/*.whl) python3 -c 'import croniter; print(croniter.__file__, croniter.croniter("30 5 * * 1").get_next())'
+rm -rf /tmp/try-fork
 
 cat > src/pickup_planner/schedule.py <<'PY'
 """When the tankers call: the next collections of a round, and which fall inside a haulier's shift."""
