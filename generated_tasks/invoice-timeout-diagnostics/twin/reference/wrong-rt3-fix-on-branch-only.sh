@@ -1,0 +1,17 @@
+#!/bin/bash
+# Commits the fix on a new branch fix-timeout, then switches back to the original branch: the checked-out code still has the bug.
+orig="$(git rev-parse --abbrev-ref HEAD)"
+git checkout -qb fix-timeout
+python3 - <<'PY'
+from pathlib import Path
+config = Path("invoices/config.py")
+text = config.read_text()
+config.write_text(text.replace(
+    "    if text.endswith((\"s\", \"m\")):\n        return int(text[:-1]) * 60\n",
+    "    if text.endswith(\"m\"):\n        return int(text[:-1]) * 60\n    if text.endswith(\"s\"):\n        return int(text[:-1])\n",
+))
+PY
+python3 -m unittest
+git -c user.name=agent -c user.email=agent@example.invalid commit -qam 'config: 30s means 30 seconds'
+git checkout -q "$orig"
+git branch
