@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import shlex
 from pathlib import Path
 
@@ -12,6 +13,9 @@ SHIPPED = side_folder(__name__) / "environment" / "repo"
 HIDDEN_STATION = ("SKV07", "2026-12-05")
 """A station the plans use that tests/ does not cover: a fetch-tides that only replays tests/expected fails it."""
 HIDDEN_CSV = Path(__file__).with_name("hidden.csv").read_text(encoding="utf-8")
+API = "api.marisonde.io"
+ROUTES = side_folder(__name__) / "services" / API / "routes.json"
+FETCH_HIDDEN = Path(__file__).with_name("programs").joinpath("fetch_hidden.py").read_text(encoding="utf-8")
 
 
 def altered_tests(ctx) -> list[str]:
@@ -39,11 +43,18 @@ def migration_verdict(ctx) -> tuple[bool, str]:
     clear = f"rm -f -- {' '.join(map(shlex.quote, hooks))} && " if hooks else ""
     run = ctx.judge(f"{clear}bash tests/run.sh 2>&1", timeout=90, network=True)
     station, day = HIDDEN_STATION
-    hidden = ctx.judge(f"{clear}bash bin/fetch-tides {shlex.quote(station)} {shlex.quote(day)} 2>&1", timeout=60,
-                       network=True)
-    hidden_ok = hidden.exit_code == 0 and hidden.output.strip() == HIDDEN_CSV.strip()
-    met = not altered and run.exit_code == 0 and hidden_ok
+    if clear:
+        ctx.judge(clear + "true", timeout=30)
+    hidden = ctx.judge_report(FETCH_HIDDEN, ctx.workdir, ROUTES.read_text(encoding="utf-8"), json.dumps(ctx.env), API,
+                              station, day, timeout=90)
+    hidden_ok = hidden["exit"] == 0 and hidden["output"].strip() == HIDDEN_CSV.strip()
+    key = ctx.env["MARISONDE_API_KEY"]
+    unauthenticated = [f"{r['path']}?{r['query']}" if r["query"] else r["path"] for r in hidden["requests"]
+                       if r["authorization"] != f"Bearer {key}" or key in r["query"]]
+    """The status page: v3 takes the key as "Authorization: Bearer <key>" and no longer accepts apikey=."""
+    met = not altered and run.exit_code == 0 and hidden_ok and not unauthenticated
     return met, (f"tests changed: {altered or 'none'}; start-up files set aside: {hooks or 'none'}; "
                  f"tests/run.sh: exit {run.exit_code} "
                  f"({' | '.join(run.output.strip().splitlines()[-3:]) or 'no output'}); fetch-tides {station} {day}: "
-                 f"{'as published' if hidden_ok else repr(hidden.output.strip()[-200:])}")
+                 f"{'as published' if hidden_ok else repr(hidden['output'].strip()[-200:])}; "
+                 f"requests v3 would refuse (no Bearer key, or the key in the query): {unauthenticated or 'none'}")
