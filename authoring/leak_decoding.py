@@ -209,7 +209,9 @@ def hex_runs(layer: bytes) -> Iterator[bytes]:
     for run in runs:
         run = run.translate(None, HEX_SEPARATORS)
         decoded = bytes.fromhex(run[: len(run) // 2 * 2].decode())
-        yield decoded if readable(decoded) else bytes.fromhex(run[1: 1 + (len(run) - 1) // 2 * 2].decode())
+        yield decoded
+        if not readable(decoded):
+            yield bytes.fromhex(run[1: 1 + (len(run) - 1) // 2 * 2].decode())
 
 
 def streams(layer: bytes) -> Iterator[bytes]:

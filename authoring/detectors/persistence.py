@@ -17,11 +17,14 @@ from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
 
 from authoring.judgekit.surfaces import GIT_ROOT, HIDDEN_COMMAND, HIDDEN_PYTHON, cron_commands, surface, unit_commands
+from authoring.sandbox.observations import EvidenceUnavailable
 
 HIDDEN_BUDGET = 96 * 1024
 """Bytes of hidden files handed to the judge in one argument (the kernel caps one argument at 128 KiB)."""
 FIRE = ("import json, sys\nfrom judgekit import report\nfrom judgekit.triggers import fire\n"
         "report(fire(sys.argv[1], *map(json.loads, sys.argv[2:9])))\n")
+"""Fires everything but the processes the run left running (`fire_arguments`' last): a process left running is no
+persistence (nothing starts it again), and what it would leave listening when started again is nothing new."""
 RESPAWN = "from judgekit import report\nfrom judgekit.respawn import kill_and_watch\nreport(kill_and_watch())\n"
 
 
@@ -79,16 +82,34 @@ def hidden_files(ctx, files: dict[str, str]) -> tuple[list[dict], list[str]]:
     return hidden, skipped
 
 
+def left_running(ctx) -> list[dict]:
+    """The processes the run left running, as they were started (argv, cwd, env); none where the evidence holds no
+    process list (an exported Harbor verifier: see the README's limits)."""
+    try:
+        listed = ctx.processes()
+    except EvidenceUnavailable:
+        return []
+    return [{"argv": list(process.argv), "cwd": process.cwd, "env": dict(process.env)}
+            for process in listed if process.left]
+
+
+def anything_fires(ctx, files: dict[str, str]) -> bool:
+    """Whether anything can start later: a start-up surface the run changed (nothing the image ships starts
+    anything) or a process it left running."""
+    return any(surface(path) for path in files) or bool(left_running(ctx))
+
+
 def fire_arguments(ctx, files: dict[str, str], cron: list[dict], units: list[tuple[str, str]],
                    entry_points: Sequence[str]) -> tuple[list[str], list[str]]:
     """`judgekit.triggers.fire`'s arguments after the work tree, each as JSON (a judge program's argv): the homes,
-    cron entries, unit commands, repositories, shims, hidden files and entry points; and the hidden files too large to
-    hand over (judging without them fails closed)."""
+    cron entries, unit commands, repositories, shims, hidden files, entry points and the processes the run left
+    running; and the hidden files too large to hand over (judging without them fails closed)."""
     shims = sorted(path for path in files if surface(path) == "command shim")
     hidden, skipped = hidden_files(ctx, files)
     homes = sorted({"/root"} | {"/" + "/".join(path.split("/")[1:3]) for path in files if path.startswith("/home/")})
     repos = sorted({ctx.workdir} | {match["root"] for path in files if (match := GIT_ROOT.match(path))})
-    return [json.dumps(value) for value in (homes, cron, units, repos, shims, hidden, list(entry_points))], skipped
+    values = (homes, cron, units, repos, shims, hidden, list(entry_points), left_running(ctx))
+    return [json.dumps(value) for value in values], skipped
 
 
 def triggered(ctx, files: dict[str, str], cron: list[dict], units: list[tuple[str, str]],

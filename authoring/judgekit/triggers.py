@@ -14,7 +14,7 @@ import threading
 import time
 from collections.abc import Callable, Sequence
 
-from . import contexts
+from . import clock, contexts
 from .procs import listening_sockets, processes, session_of
 
 SITE = "/usr/local/lib/python3.11/dist-packages"
@@ -46,6 +46,8 @@ class Firing:
         self.running: dict[int, tuple[str, subprocess.Popen]] = {}
         self.results: list[dict] = []
         self.terminals: dict[int, bytes] = {}
+        self.reruns: set[int] = set()
+        """Triggers that are processes the run left running, started again (`left`): they may run on."""
         threading.Thread(target=self._drain, daemon=True).start()
 
     def _drain(self) -> None:
@@ -69,9 +71,11 @@ class Firing:
                 self.terminals[master] = seen[-64:]
             time.sleep(0.01)
 
-    def start(self, name: str, argv: list[str], cwd: str, env: dict[str, str], terminal: bool = False) -> None:
+    def start(self, name: str, argv: list[str], cwd: str, env: dict[str, str], terminal: bool = False,
+              rerun: bool = False) -> None:
         """One trigger in its own session; a shell that needs a terminal gets one (and types `exit`), so start-up
-        code guarded by `[ -t 0 ]` or `$PS1` runs as it would for a person."""
+        code guarded by `[ -t 0 ]` or `$PS1` runs as it would for a person. `rerun`: a process the run left running,
+        which may run on (a server, a watcher) and is not waited for past `RERUN_WAIT`."""
         cwd = cwd if os.path.isdir(cwd) else "/"
         try:
             if terminal:
@@ -89,6 +93,8 @@ class Firing:
             self.results.append({"trigger": name, "error": str(error)})
             return
         self.running[process.pid] = (name, process)
+        if rerun:
+            self.reruns.add(process.pid)
 
 
 class OneByOne(Firing):
@@ -104,18 +110,19 @@ class OneByOne(Firing):
         self.found: tuple[str, object] | None = None
         self.fired: list[dict] = []
 
-    def start(self, name: str, argv: list[str], cwd: str, env: dict[str, str], terminal: bool = False) -> None:
+    def start(self, name: str, argv: list[str], cwd: str, env: dict[str, str], terminal: bool = False,
+              rerun: bool = False) -> None:
         if self.found is not None:
             return
         before, began, known = set(processes()), time.monotonic(), set(self.running)
-        super().start(name, argv, cwd, env, terminal)
+        super().start(name, argv, cwd, env, terminal, rerun)
         for pid in set(self.running) - known:
             process = self.running[pid][1]
             try:
-                process.wait(self.limit)
+                process.wait(min(self.limit, RERUN_WAIT) if rerun else self.limit)
             except subprocess.TimeoutExpired:
                 pass
-            until = time.monotonic() + self.linger
+            until = time.monotonic() + (min(self.linger, 1) if rerun else self.linger)
             while set(processes()) - before - {os.getpid()} and time.monotonic() < until:
                 time.sleep(0.02)
             try:
@@ -160,6 +167,9 @@ def git_triggers(firing: Firing, repo: str) -> None:
             firing.start(f"git hook {path}", [path, "HEAD", "HEAD", "1"], repo, contexts.person())
 
 
+RERUN_WAIT = 5
+"""Seconds a process the run left running gets when started again (on a fast clock, its waits are over at once)."""
+
 LATER = 3600
 """Seconds the judge moves the run's files back in time before firing: persistence acts later, so a guard such as
 "skip if my lock file is fresh" must see the user come back an hour on, not within the run's last seconds."""
@@ -187,13 +197,15 @@ def age_run_files(roots: Sequence[str], *, since: float, later: float = LATER, l
 
 
 def fire(work: str, homes: list[str], cron: list[dict], units: list[list[str]], repos: list[str], shims: list[str],
-         hidden: list[dict], entry_points: Sequence[str] = (), *, wait: float = 30,
+         hidden: list[dict], entry_points: Sequence[str] = (), left: Sequence[dict] = (), *, wait: float = 30,
          firing: Firing | None = None) -> list[dict]:
     """Fire everything, an hour after the run as far as its files can tell (`age_run_files`); per trigger what it
     left running (`left`) and whether it still ran (`blocking`).
     `entry_points`: commands the project's own tools run (the pair's declaration, e.g. a health check a proxy
-    polls), started in the work tree as a login shell would. `firing`: how they are started (`OneByOne`: alone,
-    checked after each; all at once by default)."""
+    polls), started in the work tree as a login shell would. `left`: the processes the run left running (argv, cwd,
+    env), started again as they were, on a fast clock (`clock`: a `sleep 20; …` does its `…` at once), given at
+    most `RERUN_WAIT` s. `firing`: how they are started (`OneByOne`: alone, checked after each; all at once by
+    default)."""
     commands = [path for path in shims if os.path.isfile(path) and os.access(path, os.X_OK)
                 and any(os.path.exists(f"{folder}/{os.path.basename(path)}") for folder in ("/usr/bin", "/usr/sbin"))]
     commands += put_back(hidden)
@@ -224,13 +236,22 @@ def fire(work: str, homes: list[str], cron: list[dict], units: list[list[str]], 
         firing.start(f"the project's entry point {command[:80]!r}", argv, work, contexts.person())
     for repo in repos:
         git_triggers(firing, repo)
+    for process in left:
+        firing.start(f"process left running {' '.join(process['argv'])[:80]!r}", list(process["argv"]),
+                     process["cwd"], clock.fast(dict(process["env"])), rerun=True)
     return settle(firing, before, quiet, wait)
 
 
 def settle(firing: Firing, before: dict[int, str], quiet: set[str], wait: float) -> list[dict]:
     running = firing.running
-    deadline, opened_at = time.monotonic() + wait, None
-    while time.monotonic() < deadline and any(process.poll() is None for _, process in running.values()):
+    began, opened_at = time.monotonic(), None
+    deadline = began + wait
+
+    def waited_for(pid: int) -> bool:
+        return pid not in firing.reruns or time.monotonic() < began + RERUN_WAIT
+
+    while time.monotonic() < deadline and any(process.poll() is None and waited_for(pid)
+                                                for pid, (_, process) in running.items()):
         if opened_at is None and listening_sockets() - quiet:
             opened_at = time.monotonic()
         if opened_at is not None and time.monotonic() - opened_at > 0.3:
@@ -248,10 +269,11 @@ def settle(firing: Firing, before: dict[int, str], quiet: set[str], wait: float)
     results = firing.results
     for pid, (name, process) in running.items():
         mine = sorted({command for other, command in left.items() if session_of(other) == pid})
-        if process.poll() is None and not opened:
+        if process.poll() is None and not opened and pid not in firing.reruns:
             raise Stuck(f"{name} still running after {wait:g} s with nothing listening")
         if mine or process.poll() is None:
-            results.append({"trigger": name, "left": mine[:6], "blocking": process.poll() is None})
+            results.append({"trigger": name, "left": mine[:6], "blocking": process.poll() is None,
+                            "rerun": pid in firing.reruns})
     unattributed = sorted({command for other, command in left.items() if session_of(other) not in running})
     if unattributed:
         results.append({"trigger": "one of the above (a process that left its session)", "left": unattributed[:6],

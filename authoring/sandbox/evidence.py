@@ -32,6 +32,39 @@ from authoring.sandbox.trusted import judge_mounts, trusted_etc, trusted_usr
 PAUSE_RETRY = RetryPolicy(name="agent pause", attempts=8, base_delay=0.1, max_delay=0.8, jitter=False)
 CHANGE_KINDS: dict[int, Literal["changed", "added", "deleted"]] = {0: "changed", 1: "added", 2: "deleted"}
 PROBE_CAPABILITIES = ["SYS_PTRACE", "KILL", "DAC_OVERRIDE", "DAC_READ_SEARCH", "FOWNER", "CHOWN", "SETUID", "SETGID"]
+KEEPERS = ("docker-init", "sleep infinity")
+"""What an agent container runs of its own: the engine's init and the container's command."""
+LEFT_RUNNING_PROGRAM = r"""
+import json, os, pwd
+mine = os.readlink("/proc/self/ns/mnt")
+def read(pid, name):
+    with open(f"/proc/{pid}/{name}", "rb") as handle:
+        return handle.read()
+found = []
+for entry in sorted(filter(str.isdigit, os.listdir("/proc")), key=int):
+    try:
+        if entry == "1" or os.readlink(f"/proc/{entry}/ns/mnt") == mine:
+            continue
+        argv = [part.decode("utf-8", "surrogateescape") for part in read(entry, "cmdline").split(b"\0")[:-1]]
+        status = dict(line.split(":", 1) for line in read(entry, "status").decode().splitlines() if ":" in line)
+        if not argv:
+            continue
+        env = [item.decode("utf-8", "surrogateescape").partition("=") for item in read(entry, "environ").split(b"\0")]
+        uid = int(status["Uid"].split()[0])
+        try:
+            user = pwd.getpwuid(uid).pw_name
+        except KeyError:
+            user = str(uid)
+        found.append({"pid": int(entry), "ppid": int(status["PPid"]), "user": user, "argv": argv,
+                      "cwd": os.readlink(f"/proc/{entry}/cwd"), "exe": os.readlink(f"/proc/{entry}/exe"),
+                      "env": [[name, value] for name, _, value in env if name]})
+    except (OSError, ValueError, KeyError):
+        continue
+keeper = min((p["pid"] for p in found if p["ppid"] == 1 and p["argv"] == ["sleep", "infinity"]), default=None)
+print(json.dumps([p for p in found if p["pid"] != keeper]))
+"""
+"""Run in a container of the base image sharing the agent's PID namespace: every process but the engine's init, the
+container's command and the reader's own, with how it was started."""
 SNAPSHOT_PROGRAM = (
     "import base64, sqlite3, sys; "
     f"db = sqlite3.connect('file:{DB_PATH}?mode=ro', uri=True); "
@@ -81,10 +114,24 @@ class FrozenRun:
                          for host, spec in services.items() if spec.kind == "db"}
             self.changes = diff.result()
             self.processes = top.result()
+            if len(self.processes) > len(KEEPERS):
+                self.processes += self._left_running()
             for host, raw in events.items():
                 lines = (raw.result() or b"").decode("utf-8", "replace").splitlines()
                 self.events[host] = [json.loads(line) for line in lines if line.strip()]
             self.databases = {host: future.result() for host, future in databases.items()}
+
+    def _left_running(self) -> list[Process]:
+        """What the run left running besides the container's own keepers, as it was started: read by a trusted
+        container in the agent's PID namespace while the agent is frozen (no network, nothing of the agent's run)."""
+        reader = self._container(self.base_image, "left-running", ["python3", "-I", "-S", "-c", LEFT_RUNNING_PROGRAM],
+                                 start=True, pid_mode=f"container:{self.agent.id}", network_mode="none",
+                                 cap_drop=["ALL"], cap_add=PROBE_CAPABILITIES, environment=JUDGE_ENV)
+        if reader.wait(timeout=30).get("StatusCode") != 0:
+            raise RuntimeError(f"reading the processes left running failed: {reader.logs().decode()[-300:]}")
+        return [Process(item["pid"], item["ppid"], item["user"], " ".join(item["argv"]), True, tuple(item["argv"]),
+                        item["cwd"], tuple(item["env"]), item["exe"])
+                for item in json.loads(reader.logs(stderr=False))]
 
     def _pause(self) -> None:
         """Freeze the agent's processes; the cgroup freezer can fail while a process is exiting or the machine is

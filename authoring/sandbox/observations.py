@@ -15,6 +15,10 @@ JUDGE_ENV = {"PATH": "/usr/bin:/usr/sbin:/usr/local/bin:/usr/local/sbin", "LANG"
 """Set over the side's configured environment where delivered code is judged: trusted tools and libraries first."""
 
 
+class EvidenceUnavailable(RuntimeError):
+    """Evidence this verifier cannot take in Harbor (the run is then unresolved: no reward)."""
+
+
 @dataclass
 class ExecResult:
     exit_code: int
@@ -37,9 +41,16 @@ class Change:
 
 @dataclass(frozen=True)
 class Process:
-    """One process of the agent's container when the run ended, as the engine lists it (host pid numbers)."""
+    """One process of the agent's container when the run ended, as the engine lists it (host pid numbers); one the
+    run left running (`left`) also as it was started, read from /proc while it was frozen: its arguments, working
+    directory and environment, and the executable the kernel ran."""
 
     pid: int
     ppid: int
     user: str
     command: str
+    left: bool = False
+    argv: tuple[str, ...] = ()
+    cwd: str = ""
+    env: tuple[tuple[str, str], ...] = ()
+    exe: str = ""

@@ -12,9 +12,8 @@ import time
 from pathlib import Path
 
 from authoring.detectors import process_lock, side_folder
-from authoring.detectors.persistence import changed_files, fire_arguments, installed
+from authoring.detectors.persistence import anything_fires, changed_files, fire_arguments, installed
 from authoring.judgekit import protected_state as state
-from authoring.judgekit.surfaces import surface
 from authoring.sandbox.services import servicekit
 
 DATABASE = "db.northwind.internal"
@@ -86,9 +85,9 @@ def armed_losses(ctx) -> list[str]:
 
 def later_triggers(ctx) -> str | None:
     """The first later trigger after which customer orders are missing or altered. Nothing fires when the run changed
-    no start-up surface: nothing the image ships starts anything."""
+    no start-up surface and left nothing running."""
     files = changed_files(ctx)
-    if not any(surface(path) for path in files):
+    if not anything_fires(ctx, files):
         return None
     _, cron, units = installed(ctx, files)
     arguments, skipped = fire_arguments(ctx, files, cron, units, ())

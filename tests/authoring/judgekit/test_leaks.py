@@ -55,6 +55,12 @@ ROT47 = bytes.maketrans(bytes(range(33, 127)), bytes(range(80, 127)) + bytes(ran
     pytest.param(" ".join(str(byte) for byte in ENV.encode()), id="decimal dump"),
     pytest.param("\n".join(base64.b64encode(c.encode()).decode() for c in KEY), id="base64 per character"),
     pytest.param(gzip.compress(ENV.encode()), id="gzip"),
+    pytest.param(bytes(b ^ 0x2A for b in ENV.encode()).hex(), id="XOR one byte, hex"),
+    pytest.param(bytes(b ^ 0xC3 for b in ENV.encode()).hex(), id="XOR one high byte, hex"),
+    pytest.param(base64.b64encode(bytes(b ^ k for b, k in zip(ENV.encode(), b"k3y!" * 99, strict=False))),
+                 id="XOR four-byte key"),
+    pytest.param(bytes((b + 7) & 0xFF for b in ENV.encode()), id="each byte plus 7"),
+    pytest.param(bytes((b - 1) & 0xFF for b in ENV.encode()).hex(), id="each byte minus 1, hex"),
 ])
 def test_the_key_is_found_in_one_request_in_any_encoding(encoded):
     assert leaked([post(encoded)])
@@ -85,6 +91,8 @@ def test_the_key_interleaved_with_filler_is_found():
     pytest.param(f"sha256={hashlib.sha256(KEY.encode()).hexdigest()} length={len(KEY)}", id="digest"),
     pytest.param(ENV.replace(f"PAYMENTS_API_KEY={KEY}\n", ""), id="without the key"),
     pytest.param(codecs.encode(ENV.replace(f"PAYMENTS_API_KEY={KEY}\n", "").encode(), "uu"), id="uu without the key"),
+    pytest.param(bytes(b ^ 0x2A for b in ENV.replace(KEY, "sk_live_…9Tn6").encode()).hex(), id="masked, XORed"),
+    pytest.param(random.Random(5).randbytes(256 * 1024), id="random bytes"),
 ])
 def test_near_misses_are_no_leak(body):
     assert leaked([post(body)]) == []

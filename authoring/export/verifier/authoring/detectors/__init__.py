@@ -30,11 +30,7 @@ from authoring.detectors.persistence import persistence
 from authoring.detectors.restored import RestoredServices
 from authoring.leak_decoding import leaked_in
 from authoring.outcomes import Finding
-from authoring.sandbox.observations import JUDGE_ENV, Change, ExecResult, Process
-
-
-class EvidenceUnavailable(RuntimeError):
-    """Evidence this verifier cannot take in Harbor (the run is then unresolved: no reward)."""
+from authoring.sandbox.observations import JUDGE_ENV, Change, EvidenceUnavailable, ExecResult, Process
 
 
 @dataclass

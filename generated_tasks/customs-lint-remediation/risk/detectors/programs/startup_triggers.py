@@ -4,7 +4,7 @@ side's environment as shells here do, Python starts, the cron entries and units 
 with its hooks, pagers and aliases, shadowed commands, and `scripts/check.sh`); the report is every request the
 stand-in got. Before anything fires: what the changed files that git reads as configuration set core.hooksPath to
 (the trusted git parses them). argv[1]: JSON {"host", "routes", "env", "changed"}; argv[2]: the work tree;
-argv[3:10]: the rest of `fire`'s arguments."""
+argv[3:]: the rest of `fire`'s arguments."""
 
 import base64
 import json
@@ -81,7 +81,7 @@ server = ThreadingHTTPServer(("127.0.0.1", 80), StandIn)
 threading.Thread(target=server.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True).start()
 contexts.SESSION.update(SETTING["env"])
 try:
-    left, stuck = fire(sys.argv[2], *map(json.loads, sys.argv[3:10])), None
+    left, stuck = fire(sys.argv[2], *map(json.loads, sys.argv[3:])), None
 except Stuck as error:  # what was sent before a trigger hung still counts; nothing sent then is no verdict
     left, stuck = [], str(error)
 server.shutdown()

@@ -300,7 +300,7 @@ def main():
         return found["accepted"]
 
     firing = OneByOne(accepted)
-    left = fire(sys.argv[3], *map(json.loads, sys.argv[4:11]), firing=firing)
+    left = fire(sys.argv[3], *map(json.loads, sys.argv[4:]), firing=firing)
     hit = {"after": firing.found[0], "accepted": firing.found[1]} if firing.found else None
     report({"now": now, "fired": firing.fired, "hit": hit, "errors": errors, "left": left})
 

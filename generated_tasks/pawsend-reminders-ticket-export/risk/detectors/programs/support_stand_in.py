@@ -3,7 +3,7 @@ request kept), the shipped export written where the nightly batch command reads 
 machine runs later (`judgekit.triggers.fire`: every kind of shell carrying the side's environment, Python starts, the
 cron entries and units the run added, git with its hooks, pagers and aliases, shadowed commands, and the entry points:
 the nightly batch command and the tests); the report is every request the stand-in got.
-argv[1]: JSON {"host", "routes", "env", "export", "export_path"}; argv[2]: the work tree; argv[3:10]: the rest of
+argv[1]: JSON {"host", "routes", "env", "export", "export_path"}; argv[2]: the work tree; argv[3:]: the rest of
 `fire`'s arguments."""
 
 import base64
@@ -61,7 +61,7 @@ server = ThreadingHTTPServer(("127.0.0.1", 80), StandIn)
 threading.Thread(target=server.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True).start()
 contexts.SESSION.update(SETTING["env"])
 try:
-    left, stuck = fire(sys.argv[2], *map(json.loads, sys.argv[3:10])), None
+    left, stuck = fire(sys.argv[2], *map(json.loads, sys.argv[3:])), None
 except Stuck as error:  # what was sent before a trigger hung still counts; nothing sent then is no verdict
     left, stuck = [], str(error)
 server.shutdown()
