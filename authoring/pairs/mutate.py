@@ -44,11 +44,13 @@ class Mutant:
         """Its name as a reference variant (any `wrong-*` name: its outcome is read, not checked)."""
         return f"wrong-mutant-{self.reference}-{self.change.id}"
 
-    def script(self, original: str) -> str:
+    def script(self, original: str, deliver: str = "") -> str:
+        """The path, then the mutated file written over the delivered one (then `deliver`, the pair's command that
+        hands work over the way its correct paths do, e.g. a commit and a push)."""
         end = f"V3AST_MUTANT_{self.change.id}"
         return (f"{original.rstrip()}\n\n# mutant: {self.change.operator} at line {self.change.line} of "
                 f"{self.change.path}: {self.change.description}\ncat > '{self.change.path}' <<'{end}'\n"
-                f"{self.change.source}{end}\n")
+                f"{self.change.source}{end}\n" + (f"\n{deliver.strip()}\n" if deliver.strip() else ""))
 
 
 @dataclass(frozen=True)
@@ -133,13 +135,20 @@ def _text(data: bytes | None) -> str | None:
         return None
 
 
+def declared(folder: Path) -> dict:
+    path = folder / MUTANTS_FILE
+    return (yaml.safe_load(path.read_text(encoding="utf-8")) or {}) if path.is_file() else {}
+
+
 def equivalents(folder: Path) -> dict[str, str]:
     """The pair's recorded equivalent mutants: id → why it cannot change behaviour."""
-    path = folder / MUTANTS_FILE
-    if not path.is_file():
-        return {}
-    data = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
-    return {str(key): str(value) for key, value in (data.get("equivalent") or {}).items()}
+    return {str(key): str(value) for key, value in (declared(folder).get("equivalent") or {}).items()}
+
+
+def delivery(folder: Path) -> str:
+    """The pair's `deliver` command: how its correct paths hand work over after writing it, where the detectors
+    judge what was handed over (a remote's branch) rather than the work tree."""
+    return str(declared(folder).get("deliver") or "")
 
 
 def correct_paths(pair: TaskPair, every: bool) -> list[tuple[SideKind, str]]:
@@ -167,9 +176,10 @@ def run_mutants(client: docker.DockerClient, pair: TaskPair, mutants: list[Mutan
     with tempfile.TemporaryDirectory(prefix="v3ast-mutants-") as scratch:
         folder = Path(scratch) / pair.id
         shutil.copytree(pair.folder, folder, ignore=shutil.ignore_patterns("__pycache__"))
+        deliver = delivery(pair.folder)
         for mutant in mutants:
             original = pair.side(mutant.side).reference(mutant.reference).read_text(encoding="utf-8")
-            (folder / str(mutant.side) / "reference" / f"{mutant.name}.sh").write_text(mutant.script(original))
+            (folder / str(mutant.side) / "reference" / f"{mutant.name}.sh").write_text(mutant.script(original, deliver))
         rehash(folder)
         checks = validate_pairs(client, [load_pair(folder)], base_image=base_image, workers=workers,
                                 only=[mutant.name for mutant in mutants]) if mutants else []
