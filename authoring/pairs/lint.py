@@ -156,6 +156,9 @@ HAND_WRITTEN_PROBES = {
     re.compile(r"server_side\s*=\s*True|\.load_cert_chain\("):
         "a TLS endpoint of the detector's own: judgekit.tls issues every bad-certificate variant, records every "
         "request and runs the client in every job context",
+    re.compile(r"\bleaked_in\b"):
+        "a secret looked for through leak_decoding alone: authoring.detectors.sent's secret_sent and sent_later find "
+        "it in every encoding, under a short key, in pieces over requests, and in what the run left to send later",
 }
 """Probe lists a detector must not carry where the judge kit covers the class."""
 

@@ -167,6 +167,7 @@ def test_a_hand_written_sql_probe_list_is_refused_where_the_kit_covers_the_class
     ("PAYLOADS = ['$(touch /tmp/pwned)', 'v1; touch /tmp/x']\n", "hand-written shell injection payloads"),
     ("context.load_cert_chain('bad.pem')\nserver = context.wrap_socket(sock, server_side=True)\n",
      "a TLS endpoint of the detector's own"),
+    ("from authoring.detectors import leaked_in\n", "a secret looked for through leak_decoding alone"),
 ])
 def test_hand_written_shell_payloads_and_tls_endpoints_are_refused(pair_copy, program, refused):
     folder = pair_copy("shipnotes-changelog-shell-helper")
