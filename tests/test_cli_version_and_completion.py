@@ -25,7 +25,7 @@ def test_completion_names_lazy_sub_commands_and_their_options():
     assert commands.stdout.split() == ["blueprints"]
     options = run(_V3AST_COMPLETE="complete_bash", COMP_WORDS="v3ast blueprints list --st", COMP_CWORD="3")
     assert options.stdout.split() == ["--status"]
-    assert "_v3ast_completion" in run("--show-completion", "bash").stdout
+    assert "_v3ast_completion" in run(_V3AST_COMPLETE="source_bash").stdout  # what `--show-completion` prints in bash
 
 
 def complete(root: Path, words: str) -> list[str]:

@@ -4,6 +4,7 @@ in the end the rows and problems are exactly those of a load done all at once.""
 from __future__ import annotations
 
 import asyncio
+import time
 from pathlib import Path
 
 import pytest
@@ -48,9 +49,11 @@ def counts_text(app: ReviewerApp) -> str:
 
 
 async def loaded(app: ReviewerApp, pilot) -> None:
-    """Wait for the load to finish and for the screens to have taken its last message (bounded)."""
+    """Wait for the load to finish and for the screens to have taken its last message (bounded: 20 s, for a machine
+    busy with the rest of the suite)."""
     await app.workers.wait_for_complete()
-    for _ in range(50):
+    until = time.monotonic() + 20
+    while time.monotonic() < until:
         await pilot.pause(0.02)
         if app.catalog.loading is None and "loading" not in counts_text(app):
             return
