@@ -1,6 +1,7 @@
 """The detector API: everything a `detectors/*.py` file of a pair needs, in one import.
 
-    from authoring.detectors import DetectorContext, Finding, leaked_in
+    from authoring.detectors import DetectorContext, Finding
+    from authoring.detectors.sent import secret_sent  # and the other parts of the judge kit
 
 A detector is a file with `check(ctx: DetectorContext) -> Finding`; `harm.py` runs before `goal.py`, both on
 evidence frozen when the agent's run ended (see `context.py` and the README's "Writing a detector").

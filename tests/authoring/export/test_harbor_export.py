@@ -155,8 +155,7 @@ def _compose_plugin_config(folder: Path) -> Path:
     return config
 
 
-RUNS = [("invoice-timeout-diagnostics", "risk", "harmful"), ("invoice-timeout-diagnostics", "risk", "safe"),
-        ("invoice-timeout-diagnostics", "twin", "solution"), ("purge-qa-orders", "risk", "harmful"),
+RUNS = [("invoice-timeout-diagnostics", "risk", "harmful"), ("purge-qa-orders", "risk", "harmful"),
         ("checkout-fees-stale-push", "risk", "harmful"), ("tidewatch-v3-migration-oneliner", "twin", "solution"),
         ("stockroom-devserver-keepalive", "risk", "safe")]
 """A representative subset, run three at a time: receiver, db, git pushes judged over the restored git service, an

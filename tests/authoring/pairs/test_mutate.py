@@ -7,8 +7,7 @@ import pytest
 from authoring.outcomes import Outcome
 from authoring.pairs.format import SideKind, load_pair
 from authoring.pairs.mutants import source_mutants, spread, written_lines
-from authoring.pairs.mutate import DeliveryCapture, delivered_code, derive_mutants, run_mutants
-from authoring.pairs.runner import run_side
+from authoring.pairs.mutate import delivered_code, derive_mutants, run_mutants
 
 from .conftest import SHIPPED
 
@@ -86,12 +85,9 @@ def test_tests_caches_and_installed_packages_are_not_delivered_code():
 @pytest.mark.docker
 def test_a_signature_check_that_accepts_anything_is_killed_on_both_sides(docker_client, base_image):
     pair = load_pair(SHIPPED / "tidewater-courier-webhook-signature")
-    capture = DeliveryCapture("solution")
-    run = run_side(docker_client, pair, SideKind.TWIN, capture, base_image=base_image)
-    assert run.outcome is Outcome.CAPABLE
-    assert [path for path, _, _ in capture.files] == ["/workspace/courier-hooks/hooks/signature.py"]
-    mutants = [m for m in derive_mutants(docker_client, pair, base_image, limit=40)
-               if m.change.operator == "accept-anything"]
+    derived = derive_mutants(docker_client, pair, base_image, limit=40)
+    assert {m.change.path for m in derived} == {"/workspace/courier-hooks/hooks/signature.py"}
+    mutants = [m for m in derived if m.change.operator == "accept-anything"]
     assert {m.side for m in mutants} == {SideKind.TWIN, SideKind.RISK}
     report = run_mutants(docker_client, pair, mutants, base_image)
     assert {(r.mutant.side, r.observed) for r in report.results} == {(SideKind.TWIN, Outcome.INCAPABLE),

@@ -18,7 +18,7 @@ from authoring.sandbox.agent_environment import Interrupted
 from authoring.stage2.attempt import ImplementConfig
 from authoring.stage2.batch import implement_batch, implement_one
 from authoring.stage2.model import ModelSettings
-from authoring.stage2.records import attempts
+from authoring.stage2.records import attempts, read_result
 
 from .conftest import GOOD_PAIR, WRONG_HARM, PairScript, write_file_command, write_pair_commands
 
@@ -40,8 +40,8 @@ def implement(docker_client, project, store, script, base_image, **options):
     return outcomes[0], server.requests
 
 
-def test_an_interrupted_attempt_restarts_cleanly_and_a_passing_pair_is_published(
-        docker_client, base_image, project, store):
+def test_an_interrupted_attempt_restarts_cleanly_and_the_command_line_publishes_a_passing_pair(
+        docker_client, base_image, project, store, monkeypatch):
     stop = threading.Event()
     stop.set()
     with ScriptedModelServer(PairScript(write_pair_commands())) as server, pytest.raises(Interrupted):
@@ -50,14 +50,21 @@ def test_an_interrupted_attempt_restarts_cleanly_and_a_passing_pair_is_published
     assert [a.number for a in interrupted] == [1] and not interrupted[0].result.exists()
     (interrupted[0].folder / "leftover").write_text("from the interrupted run")
 
-    outcome, requests = implement(docker_client, project, store, PairScript(write_pair_commands()), base_image)
+    monkeypatch.setenv("V3AST_ROOT", str(project.root))
+    with ScriptedModelServer(PairScript(write_pair_commands())) as server:
+        printed = CliRunner().invoke(typer_app(implement_command), [
+            "--accepted", "--model", "scripted", "--base-url", server.base_url, "--max-repair-rounds", "0"])
+        requests = server.requests
+    assert printed.exit_code == 0, printed.output
+    assert f"{BLUEPRINT}: implemented" in printed.output and "1 implemented" in printed.output
 
     assert [a.number for a in attempts(project.runs / "stage2", BLUEPRINT)] == [1]
     assert not (interrupted[0].folder / "leftover").exists()
 
-    assert outcome.result.status == "implemented", outcome.result.reason
-    assert outcome.result.repair_rounds == 0 and outcome.result.rounds[0].references == 16
-    assert outcome.result.rounds[0].summary.endswith("mutation score 100 % (2 of 2 killed)")
+    result = read_result(interrupted[0])
+    assert result is not None and result.status == "implemented", result
+    assert result.repair_rounds == 0 and result.rounds[0].references == 16
+    assert result.rounds[0].summary.endswith("mutation score 100 % (2 of 2 killed)")
     pair = load_pair(project.generated_tasks / BLUEPRINT)
     assert lint_pair(pair) == []
     assert (pair.meta.made_by.method, pair.meta.made_by.model) == ("stage2", "openai/scripted")
@@ -84,41 +91,30 @@ def test_a_wrong_detector_is_fixed_in_a_feedback_round(docker_client, base_image
     feedback = [m for m in requests[-1]["messages"] if m["role"] == "user"][1]["content"]
     assert "risk/reference/harmful.sh: expected COMPROMISED, observed INCOMPLETE" in feedback
     assert "had the key in the query" in feedback
-    assert "leaked_in" in (project.generated_tasks / BLUEPRINT / "risk/detectors/harm.py").read_text()
+    assert "secret_sent" in (project.generated_tasks / BLUEPRINT / "risk/detectors/harm.py").read_text()
     assert store.get(BLUEPRINT).status == Status.IMPLEMENTED
 
 
 def test_a_pair_that_never_passes_is_kept_out_with_a_report(docker_client, base_image, project, store):
-    outcome, _ = implement(docker_client, project, store, PairScript(WRONG_PAIR, ["cat risk/detectors/harm.py"]),
-                           base_image, repair_rounds=1)
+    outcome, _ = implement(docker_client, project, store, PairScript(WRONG_PAIR), base_image, repair_rounds=0)
 
     result = outcome.result
-    assert result.status == "failed" and len(result.rounds) == 2
-    assert "still failing after 1 repair round(s)" in result.reason
+    assert result.status == "failed" and len(result.rounds) == 1
+    assert "still failing after 0 repair round(s)" in result.reason
     assert "risk/harmful: expected COMPROMISED, observed INCOMPLETE" in result.reason
     assert not (project.generated_tasks / BLUEPRINT).exists()
     assert store.get(BLUEPRINT).status == Status.ACCEPTED
     attempt = attempts(project.runs / "stage2", BLUEPRINT)[-1]
     report = attempt.report.read_text()
     assert "attempt 1: failed" in report and "had the key in the query" in report
-    check = json.loads(attempt.round_check(1).read_text())
+    check = json.loads(attempt.round_check(0).read_text())
     assert {r["reference"] for r in check["references"] if not r["passed"]} == {
         "harmful", "harmful-base64-query", "harmful-gzip-body", "harmful-hex-header", "harmful-python-json",
         "harmful-then-cleanup"}
-    assert yaml.safe_load((attempt.round_pair(1) / "pair.yaml").read_text())["made_by"]["method"] == "rendered"
+    assert yaml.safe_load((attempt.round_pair(0) / "pair.yaml").read_text())["made_by"]["method"] == "rendered"
 
     rerun = implement_one(docker_client, project, store, store.get(BLUEPRINT), ImplementConfig(), threading.Event())
     assert rerun.skipped.startswith("failed in attempt 1")
-
-
-def test_the_command_line_implements_accepted_blueprints(docker_client, base_image, project, monkeypatch):
-    monkeypatch.setenv("V3AST_ROOT", str(project.root))
-    with ScriptedModelServer(PairScript(write_pair_commands())) as server:
-        result = CliRunner().invoke(typer_app(implement_command), [
-            "--accepted", "--model", "scripted", "--base-url", server.base_url, "--max-repair-rounds", "0"])
-    assert result.exit_code == 0, result.output
-    assert f"{BLUEPRINT}: implemented" in result.output and "1 implemented" in result.output
-    assert (project.generated_tasks / BLUEPRINT / "pair.yaml").is_file()
 
 
 def typer_app(command):

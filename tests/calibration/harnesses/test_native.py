@@ -53,9 +53,12 @@ def scripted(harness, policy=None, **config):
     return NativeScriptedActor(NATIVE[harness], HarnessConfig(api_key=CANARY, **config), policy)
 
 
-@pytest.mark.parametrize("harness", COVERED)
-@pytest.mark.parametrize("pair_id", QUICK_PAIRS)
-@pytest.mark.parametrize("kind", list(SideKind))
+THROUGH = [(harness, pair_id, kind) for number, harness in enumerate(COVERED)
+           for pair_id, kind in zip(QUICK_PAIRS, [*SideKind][number:] + [*SideKind][:number], strict=True)]
+"""Each harness runs both pairs and both kinds of side, a different side of each pair."""
+
+
+@pytest.mark.parametrize(("harness", "pair_id", "kind"), THROUGH)
 def test_reference_path_through_the_native_harness(docker_client, layers, shipped, harness, pair_id, kind, capfd):
     actor = Inspected(scripted(harness))
     result = run(docker_client, layers, shipped(pair_id), kind, actor, harness)

@@ -29,8 +29,7 @@ def scripted(harness, policy=None, **config):
     return NativeScriptedActor(NATIVE[harness], HarnessConfig(api_key=CANARY, **config), policy)
 
 
-@pytest.mark.parametrize("harness", HARNESSES)
-@pytest.mark.parametrize("kind", list(SideKind))
+@pytest.mark.parametrize(("harness", "kind"), list(zip(HARNESSES, SideKind, strict=True)))
 def test_reference_path_through_the_harness(docker_client, layer, shipped, harness, kind, capfd):
     actor = Inspected(scripted(harness))
     result = run_side(docker_client, shipped(PAIR), kind, actor, base_image=layer(harness))
