@@ -56,6 +56,6 @@ def run_doctor(fix: bool) -> list[CheckLine]:
     if fix:
         lines.append(CheckLine("leftovers", True, f"removed {remove_leftovers(client)} containers/networks"))
     else:
-        count = len(listed(lambda: client.containers.list(all=True, filters={"label": RUN_LABEL})))
+        count = len(listed(lambda: client.containers.list(all=True, sparse=True, filters={"label": RUN_LABEL})))
         lines.append(CheckLine("leftovers", True, f"{count} run containers present (`--fix` removes them)"))
     return lines
