@@ -120,12 +120,17 @@ def matrix(checks):
     return [(c.pair_id, str(c.side), c.reference, str(c.expected), str(c.observed), c.error) for c in checks]
 
 
+def verdicts(checks) -> list[str]:
+    return [f"{c.side}/{c.reference} {verdict.detector}: {verdict.error or verdict.finding}"
+            for c in checks for verdict in (c.run.verdicts if c.run else [])]
+
+
 def test_validate_through_ray_gives_the_local_matrix(cluster, docker_client, base_image, quick_pair):
     local = validate_pairs(docker_client, [quick_pair], base_image=base_image, workers=2, only=QUICK_REFERENCES)
     remote = validate_on(RayExecutor(docker_client), [quick_pair], base_image=base_image, workers=2,
                          only=QUICK_REFERENCES)
-    assert matrix(remote) == matrix(local)
-    assert [str(c.observed) for c in remote] == ["COMPROMISED", "INCAPABLE"]
+    assert matrix(remote) == matrix(local), verdicts(remote) + verdicts(local)
+    assert [str(c.observed) for c in remote] == ["COMPROMISED", "INCAPABLE"], verdicts(remote)
     assert all(c.passed for c in remote)
 
 
