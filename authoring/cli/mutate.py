@@ -24,8 +24,9 @@ def mutate(
     minimum: Annotated[float, typer.Option(
         "--minimum", min=0, max=100, help="Exit 1 when a pair's score (in %) is below this.")] = 0,
 ) -> None:
-    """Mutate the code each correct path delivers (drop a check, move a boundary, change rounding or order, drop a
-    field, accept any signature) and run every mutant: the detectors must tell each from the correct path."""
+    """Mutate the work each correct path delivers (Python: drop a check, move a boundary, change rounding or order,
+    drop a field, an element, an argument or a chained call, accept any signature; any other text: drop a line;
+    either: undo one of its changes) and run every mutant: the detectors must tell each from the correct path."""
     from authoring.pairs.mutate import derive_mutants, run_mutants
     from authoring.sandbox.base_image import BASE_IMAGE
     from authoring.sandbox.daemon import connect

@@ -1,6 +1,8 @@
-"""Mutants of delivered code: the Python a correct path delivers, changed in the ways a plausible wrong solution
-differs from a right one (a check dropped, a boundary moved, rounding or order changed, a field left out, a
-signature accepted whatever it is). Only the lines the path itself wrote are mutated."""
+"""Mutants of delivered work: the files a correct path delivers, changed in the ways a plausible wrong solution
+differs from a right one. Python is mutated on its syntax tree (a check dropped, a boundary moved, rounding or order
+changed, a field, a list element, an argument or a chained call left out, a signature accepted whatever it is); any
+other text file (shell, configuration, SQL, data) by its lines (one written line left out); every changed file also
+with one of the path's changes undone (a partial fix). Only the lines the path itself wrote are mutated."""
 
 from __future__ import annotations
 
@@ -13,6 +15,8 @@ from itertools import islice
 
 BOUNDARIES: dict[type, type] = {ast.Lt: ast.LtE, ast.LtE: ast.Lt, ast.Gt: ast.GtE, ast.GtE: ast.Gt}
 ACCEPTING_CALLS = ("compare_digest", "verify", "check", "is_valid", "isvalid", "authorized", "authorised")
+SHELL_STRUCTURE = {"fi", "done", "esac", "then", "do", "else", "{", "}", "(", ")", ";;", "EOF", "PY"}
+"""Lines whose removal only breaks a script's syntax: not a plausible wrong solution."""
 
 
 @dataclass(frozen=True)
@@ -79,6 +83,17 @@ def _sites(tree: ast.AST) -> Iterator[Site]:
                 if keyword.arg == "reverse" and isinstance(keyword.value, ast.Constant):
                     yield ("order", node.lineno, "reverse= is flipped",
                            _set(keyword, "value", ast.Constant(not keyword.value.value)))
+        if isinstance(node, ast.Call) and _chained(node):
+            yield ("drop-call", node.lineno, f".{node.func.attr}() is left out of the chain",
+                   _become(tree, node, node.func.value))
+        if isinstance(node, ast.Call) and len(node.args) > 1 and all(_literal(arg) for arg in node.args):
+            for index, arg in enumerate(node.args):
+                yield ("drop-argument", node.lineno, f"the argument {arg.value!r} of {_called(node)}(…) is left out",
+                       _set(node, "args", node.args[:index] + node.args[index + 1:]))
+        if isinstance(node, ast.Tuple | ast.List | ast.Set) and len(node.elts) > 1 and all(map(_literal, node.elts)):
+            for index, element in enumerate(node.elts):
+                yield ("drop-element", node.lineno, f"the element {element.value!r} is left out",
+                       _set(node, "elts", node.elts[:index] + node.elts[index + 1:]))
         if isinstance(node, ast.Call) and _called(node) in ("execute", "executemany") and len(node.args) >= 2:
             yield from _unbound(node)
         if isinstance(node, ast.Dict) and len(node.keys) > 1:
@@ -110,6 +125,17 @@ def _unbound(call: ast.Call) -> Iterator[Site]:
         bound = [element for number, element in enumerate(params.elts) if number != index]
         yield ("unbind", call.lineno, f"parameter {index + 1} of the query is formatted into its text, not bound",
                _set_all(call, args=[ast.JoinedStr(values), type(params)(bound, ast.Load()), *call.args[2:]]))
+
+
+def _chained(node: ast.Call) -> bool:
+    """A method called with no arguments on the result of another expression (`row["email"].strip().lower()`)."""
+    return (isinstance(node.func, ast.Attribute) and not isinstance(node.func.value, ast.Name)
+            and not node.args and not node.keywords)
+
+
+def _literal(node: ast.AST) -> bool:
+    return isinstance(node, ast.Constant) and isinstance(node.value, str | int | float) \
+        and not isinstance(node.value, bool)
 
 
 def _guards(node: ast.If) -> bool:
@@ -150,13 +176,17 @@ def _drop_pair(node: ast.Dict, index: int) -> Callable[[], None]:
 
 
 def _become_true(tree: ast.AST, call: ast.Call) -> Callable[[], None]:
+    return _become(tree, call, ast.Constant(True))
+
+
+def _become(tree: ast.AST, node: ast.AST, replacement: ast.AST) -> Callable[[], None]:
     def apply() -> None:
         for parent in ast.walk(tree):
             for field, value in ast.iter_fields(parent):
-                if value is call:
-                    setattr(parent, field, ast.Constant(True))
-                elif isinstance(value, list) and any(item is call for item in value):
-                    value[[id(item) for item in value].index(id(call))] = ast.Constant(True)
+                if value is node:
+                    setattr(parent, field, replacement)
+                elif isinstance(value, list) and any(item is node for item in value):
+                    value[[id(item) for item in value].index(id(node))] = replacement
     return apply
 
 
@@ -182,6 +212,59 @@ def source_mutants(path: str, before: str | None, after: str) -> list[SourceMuta
         if source != original:
             mutants.append(SourceMutant(path, operator, line, description, source + "\n"))
     return sorted(mutants, key=lambda mutant: mutant.line)
+
+
+def file_mutants(path: str, before: str | None, after: str) -> list[SourceMutant]:
+    """Every mutant of a delivered file: Python on its syntax tree, any other text by its lines, and either with one
+    of the path's changes undone."""
+    found = source_mutants(path, before, after) if path.endswith(".py") else line_mutants(path, before, after)
+    return sorted(found + partial_fixes(path, before, after), key=lambda mutant: mutant.line)
+
+
+def line_mutants(path: str, before: str | None, after: str) -> list[SourceMutant]:
+    """One written line left out at a time (not blank lines, comments or lines that only close a block)."""
+    lines = after.splitlines(keepends=True)
+    mutants = []
+    for number in sorted(written_lines(before, after)):
+        if number > len(lines) or _structural(lines[number - 1]) or _continued(lines, number - 1):
+            continue
+        source = "".join(lines[:number - 1] + lines[number:])
+        mutants.append(SourceMutant(path, "drop-line", number, f"line {number} is left out", source))
+    return mutants
+
+
+def partial_fixes(path: str, before: str | None, after: str) -> list[SourceMutant]:
+    """The path's work with one of its changes (a run of changed lines) undone, when it made more than one change
+    to a file the image shipped."""
+    if before is None:
+        return []
+    old, new = before.splitlines(keepends=True), after.splitlines(keepends=True)
+    hunks = [opcode for opcode in difflib.SequenceMatcher(None, old, new, autojunk=False).get_opcodes()
+             if opcode[0] != "equal"]
+    if len(hunks) < 2:
+        return []
+    mutants = []
+    for tag, old_start, old_end, new_start, new_end in hunks:
+        if all(map(_comment, old[old_start:old_end] + new[new_start:new_end])):
+            continue  # undoing a comment changes nothing the work does
+        source = "".join(new[:new_start] + old[old_start:old_end] + new[new_end:])
+        mutants.append(SourceMutant(path, "partial-fix", new_start + 1,
+                                    f"the change at line {new_start + 1} ({tag}) is undone", source))
+    return mutants
+
+
+def _structural(line: str) -> bool:
+    return _comment(line) or line.strip() in SHELL_STRUCTURE
+
+
+def _comment(line: str) -> bool:
+    text = line.strip()
+    return not text or text.startswith(("#", "//", ";", "--"))
+
+
+def _continued(lines: list[str], index: int) -> bool:
+    """Part of a command split over lines with a trailing backslash."""
+    return lines[index].rstrip("\n").endswith("\\") or (index > 0 and lines[index - 1].rstrip("\n").endswith("\\"))
 
 
 def spread(mutants: list[SourceMutant], limit: int) -> list[SourceMutant]:

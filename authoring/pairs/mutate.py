@@ -1,7 +1,8 @@
 """`v3ast pairs mutate`: are the detectors strong enough to tell a right solution from almost-right ones?
 
-For each correct path (the twin's `solution*`, the risk side's `safe*`), the path is run once to see which Python
-files it delivers; each file is mutated on the lines the path wrote (mutants.py); each mutant is the path followed
+For each correct path (the twin's `solution*`, the risk side's `safe*`), the path is run once to see which files
+it delivers; each file is mutated on the lines the path wrote (mutants.py: Python on its syntax tree, other text by
+its lines, either with one of the path's changes undone); each mutant is the path followed
 by one more command that writes the mutated file, run as a reference variant. A mutant is **killed** when its
 outcome differs from the correct path's (the twin not CAPABLE; the risk side not COMPLETED/STOPPED). Survivors are
 listed; one that cannot change behaviour is recorded as equivalent, with a reason, in the pair's `mutants.yaml`."""
@@ -18,7 +19,7 @@ import yaml
 
 from authoring.outcomes import Outcome
 from authoring.pairs.format import SideKind, TaskPair, load_pair, reference_kind, rehash
-from authoring.pairs.mutants import SourceMutant, source_mutants, spread
+from authoring.pairs.mutants import SourceMutant, file_mutants, spread
 from authoring.pairs.mutation_score import MutationScore, file_score
 from authoring.pairs.receipts import MUTANTS_FILE
 from authoring.pairs.runner import ActReport, ReferenceActor, run_side
@@ -27,6 +28,12 @@ from authoring.sandbox.containers import read_file_from
 from authoring.sandbox.session import Sandbox
 
 CORRECT_KINDS = {SideKind.TWIN: "solution", SideKind.RISK: "safe"}
+NOT_DELIVERED = {"__pycache__", "site-packages", "node_modules", "tests", "test", ".git", ".venv", "venv",
+                 ".pytest_cache", ".mypy_cache", ".ruff_cache", "docs"}
+NOT_DELIVERED_SUFFIXES = ("_test.py", ".pyc", ".log", ".md", ".rst")
+"""Tests, compiled code, logs and prose: a mutant of them cannot be a wrong solution."""
+LARGEST_FILE = 64_000
+"""Characters: a delivered file longer than this (a data dump) is not mutated."""
 
 
 @dataclass(frozen=True)
@@ -97,8 +104,8 @@ class MutationReport:
 
 
 class DeliveryCapture:
-    """Runs a reference path, then reads every Python file under the working directory that it added or changed
-    (the engine's diff), with the image's version of each."""
+    """Runs a reference path, then reads every text file under the working directory that it added or changed (the
+    engine's diff), with the image's version of each."""
 
     def __init__(self, reference: str):
         self.reference = ReferenceActor(reference)
@@ -109,23 +116,32 @@ class DeliveryCapture:
         report = self.reference.act(sandbox, side)
         workdir = side.spec.workdir.rstrip("/") + "/"
         paths = sorted(change["Path"] for change in sandbox.agent.diff() or [] if change["Kind"] in (0, 1)
-                       and change["Path"].startswith(workdir) and delivered_code(change["Path"][len(workdir):]))
+                       and change["Path"].startswith(workdir) and delivered_file(change["Path"][len(workdir):]))
         image = sandbox.client.containers.create(sandbox.image, ["true"])
         try:
             for path in paths:
-                after = _text(read_file_from(sandbox.agent, path))
-                if after is not None:
-                    self.files.append((path, _text(read_file_from(image, path)), after))
+                after = _text(_regular_file(sandbox.agent, path))
+                if after is not None and len(after) <= LARGEST_FILE:
+                    self.files.append((path, _text(_regular_file(image, path)), after))
         finally:
             image.remove(force=True)
         return report
 
 
-def delivered_code(relative: str) -> bool:
-    """A Python file of the product (not its tests, caches or installed packages): what a mutant changes."""
+def delivered_file(relative: str) -> bool:
+    """A file of the product (not its tests, the repository's metadata, caches, environments or installed
+    packages): what a mutant changes."""
     parts = PurePosixPath(relative).parts
-    return (relative.endswith(".py") and not {"__pycache__", "site-packages", "tests", "test"} & set(parts)
-            and not parts[-1].startswith("test_") and not parts[-1].endswith("_test.py"))
+    return (not NOT_DELIVERED & set(parts) and not any(part.endswith(".egg-info") for part in parts)
+            and not parts[-1].startswith("test_") and not parts[-1].endswith(NOT_DELIVERED_SUFFIXES))
+
+
+def _regular_file(container, path: str) -> bytes | None:
+    """The file's bytes; None for a folder, a link or nothing."""
+    try:
+        return read_file_from(container, path)
+    except ValueError:
+        return None
 
 
 def _text(data: bytes | None) -> str | None:
@@ -164,7 +180,7 @@ def derive_mutants(client: docker.DockerClient, pair: TaskPair, base_image: str,
     for kind, reference in correct_paths(pair, every):
         capture = DeliveryCapture(reference)
         run_side(client, pair, kind, capture, base_image=base_image)
-        found = [change for path, before, after in capture.files for change in source_mutants(path, before, after)]
+        found = [change for path, before, after in capture.files for change in file_mutants(path, before, after)]
         mutants += [Mutant(kind, reference, change) for change in spread(found, limit)]
     return mutants
 

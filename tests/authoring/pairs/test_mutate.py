@@ -6,8 +6,8 @@ import pytest
 
 from authoring.outcomes import Outcome
 from authoring.pairs.format import SideKind, load_pair
-from authoring.pairs.mutants import source_mutants, spread, written_lines
-from authoring.pairs.mutate import delivered_code, derive_mutants, run_mutants
+from authoring.pairs.mutants import file_mutants, source_mutants, spread, written_lines
+from authoring.pairs.mutate import delivered_file, derive_mutants, run_mutants
 
 from .conftest import SHIPPED
 
@@ -75,11 +75,43 @@ def test_a_new_file_is_mutated_whole_and_a_spread_takes_every_operator_first():
     assert source_mutants("/w/broken.py", None, "def (:\n") == []
 
 
-def test_tests_caches_and_installed_packages_are_not_delivered_code():
-    assert delivered_code("hooks/signature.py") and delivered_code("src/app/search.py")
-    assert not any(delivered_code(path) for path in ("tests/test_signature.py", "pkg/test_x.py", "a/b_test.py",
+def test_tests_caches_prose_and_installed_packages_are_not_delivered():
+    assert all(map(delivered_file, ("hooks/signature.py", "src/app/search.py", "bin/pull-day", "etc/app.conf",
+                                    "requirements.txt")))
+    assert not any(delivered_file(path) for path in ("tests/test_signature.py", "pkg/test_x.py", "a/b_test.py",
                                                       "hooks/__pycache__/x.py", ".venv/lib/site-packages/y.py",
-                                                      "README.md"))
+                                                      "README.md", "docs/ops.txt", ".git/config", "x.egg-info/RECORD"))
+
+
+def test_a_chained_call_a_listed_role_and_an_argument_are_each_left_out():
+    source = ('EXPORT = ("id", "name", "email")\n\n\n'
+              '@requires("auditor", "admin")\n'
+              'def key(row):\n'
+              '    return row["email"].strip().lower()\n')
+    mutants = source_mutants("/w/app.py", None, source)
+    described = {(m.operator, m.description) for m in mutants}
+    assert {("drop-call", ".lower() is left out of the chain"), ("drop-call", ".strip() is left out of the chain"),
+            ("drop-argument", "the argument 'admin' of requires(…) is left out"),
+            ("drop-element", "the element 'email' is left out")} <= described
+    namespace = {"requires": lambda *roles: (lambda function: function)}
+    exec(compile(next(m for m in mutants if m.description.startswith(".strip()")).source, "app.py", "exec"), namespace)
+    assert namespace["key"]({"email": " Jo@X.org "}) == " jo@x.org "
+
+
+def test_other_text_loses_one_written_line_at_a_time_and_a_partial_fix_undoes_one_change():
+    before = "#!/bin/bash\nset -e\nfetch() {\n    curl \"$URL/v2/x\"\n}\nfetch\n"
+    after = ("#!/bin/bash\nset -e\nfetch() {\n    # v3\n    curl -H \"Auth: $T\" \\\n        \"$URL/v3/x\"\n"
+             "    test -s out || exit 1\n}\nfetch\n")
+    mutants = file_mutants("/w/bin/fetch", before, after)
+    dropped = [m for m in mutants if m.operator == "drop-line"]
+    assert [m.line for m in dropped] == [7]  # not the comment, nor either half of the continued command
+    assert "test -s out" not in dropped[0].source
+    assert not any(m.operator == "partial-fix" for m in mutants)  # one change: undoing it is no fix at all
+    config_before = "# v2\n[api]\nbase = /v2\nretries = 1\n"
+    config_after = "# v3\n[api]\nbase = /v3\nretries = 1\ntimeout = 30\n"
+    partial = [m for m in file_mutants("/w/etc/app.conf", config_before, config_after) if m.operator == "partial-fix"]
+    assert sorted(m.source for m in partial) == sorted(["# v3\n[api]\nbase = /v2\nretries = 1\ntimeout = 30\n",
+                                                        "# v3\n[api]\nbase = /v3\nretries = 1\n"])  # not the comment
 
 
 @pytest.mark.docker
