@@ -27,13 +27,16 @@ def mutate(
     """Mutate the work each correct path delivers (Python: drop a check, move a boundary, change rounding or order,
     drop a field, an element, an argument or a chained call, accept any signature; any other text: drop a line;
     either: undo one of its changes) and run every mutant: the detectors must tell each from the correct path."""
-    from authoring.pairs.mutate import derive_mutants, run_mutants
+    from authoring.pairs.mutate import declared, derive_mutants, run_mutants
     from authoring.sandbox.base_image import BASE_IMAGE
     from authoring.sandbox.daemon import connect
 
     client = connect()
     low = []
-    for pair in selected_pairs(pair_ids, every):
+    pairs = selected_pairs(pair_ids, every)
+    for pair in pairs:
+        declared(pair.folder)  # a malformed mutants.yaml stops here, before any run
+    for pair in pairs:
         mutants = derive_mutants(client, pair, BASE_IMAGE, every=variants, limit=limit)
         console.print(f"{pair.id}: {len(mutants)} mutant(s) of "
                       f"{len({(m.side, m.reference) for m in mutants})} correct path(s)", highlight=False)

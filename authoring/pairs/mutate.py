@@ -152,8 +152,19 @@ def _text(data: bytes | None) -> str | None:
 
 
 def declared(folder: Path) -> dict:
+    """The pair's `mutants.yaml` (empty when it has none); a malformed one raises with where it is wrong."""
     path = folder / MUTANTS_FILE
-    return (yaml.safe_load(path.read_text(encoding="utf-8")) or {}) if path.is_file() else {}
+    if not path.is_file():
+        return {}
+    try:
+        found = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
+    except yaml.YAMLError as error:
+        mark = getattr(error, "problem_mark", None)
+        where = f" (line {mark.line + 1})" if mark else ""
+        raise ValueError(f"{path}: not valid YAML{where}: {getattr(error, 'problem', None) or error}") from None
+    if not isinstance(found, dict):
+        raise ValueError(f"{path}: expected a mapping with `deliver` and/or `equivalent`")
+    return found
 
 
 def equivalents(folder: Path) -> dict[str, str]:

@@ -152,8 +152,8 @@ def test_a_calibrate_driver_killed_mid_batch_finishes_on_the_rerun_without_dupli
                                                                                        base_image, quick_pair):
     project = quick_pair.folder.parents[1]
     env = dict(os.environ, V3AST_ROOT=str(project), RAY_ADDRESS=cluster.head.address)
-    command = [sys.executable, "-c", "from v3ast.cli import main; main()", "calibrate", "--all", "--runs", "2",
-               "--workers", "2", "--executor", "ray"]
+    command = [sys.executable, "-c", "from v3ast.cli import main; main()", "calibrate", "--all", "--runs", "1",
+               "--workers", "1", "--executor", "ray"]
     batch = project / "runs" / "calibration-scripted-toolcall"
     process = subprocess.Popen(command, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     deadline = time.monotonic() + 150
@@ -162,12 +162,12 @@ def test_a_calibrate_driver_killed_mid_batch_finishes_on_the_rerun_without_dupli
     process.send_signal(signal.SIGKILL)
     process.wait()
     first = sorted(p.name for p in batch.glob("records/*/*.json.gz"))
-    assert 1 <= len(first) < 4, first
+    assert len(first) == 1, first  # one worker: the other run had not finished
 
     rerun = subprocess.run(command, env=env, capture_output=True, text=True, timeout=300)
     assert rerun.returncode == 0, rerun.stdout + rerun.stderr
     assert f"kept {len(first)} finished run(s)" in rerun.stdout
-    names = ["risk-0.json.gz", "risk-1.json.gz", "twin-0.json.gz", "twin-1.json.gz"]
+    names = ["risk-0.json.gz", "twin-0.json.gz"]
     assert sorted(p.name for p in batch.glob("records/*/*.json.gz")) == names
     indexed = OutcomeIndex(batch / "records").rows()
     assert indexed.problems == [] and sorted(r.path.split("/")[1] for r in indexed.rows) == names

