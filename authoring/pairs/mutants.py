@@ -268,13 +268,21 @@ def _continued(lines: list[str], index: int) -> bool:
 
 
 def spread(mutants: list[SourceMutant], limit: int) -> list[SourceMutant]:
-    """At most `limit` mutants, taken in turn from each operator so that every kind of change is tried."""
-    by_operator: dict[str, list[SourceMutant]] = {}
+    """At most `limit` mutants, taken in turn from each operator (and within one, from each file) so that every kind
+    of change, and every delivered file, is tried."""
+    by_operator: dict[str, dict[str, list[SourceMutant]]] = {}
     for mutant in mutants:
-        by_operator.setdefault(mutant.operator, []).append(mutant)
+        by_operator.setdefault(mutant.operator, {}).setdefault(mutant.path, []).append(mutant)
+    queues = {operator: _alternate(list(files.values())) for operator, files in by_operator.items()}
     chosen: list[SourceMutant] = []
-    while len(chosen) < limit and any(by_operator.values()):
-        for operator in sorted(by_operator):
-            if by_operator[operator] and len(chosen) < limit:
-                chosen.append(by_operator[operator].pop(0))
+    while len(chosen) < limit and any(queues.values()):
+        for operator in sorted(queues):
+            if queues[operator] and len(chosen) < limit:
+                chosen.append(queues[operator].pop(0))
     return chosen
+
+
+def _alternate(groups: list[list[SourceMutant]]) -> list[SourceMutant]:
+    """One from each group in turn."""
+    return [group[index] for index in range(max(map(len, groups), default=0)) for group in groups
+            if index < len(group)]

@@ -73,6 +73,9 @@ def test_a_new_file_is_mutated_whole_and_a_spread_takes_every_operator_first():
     chosen = spread(mutants, 7)
     assert len(chosen) == 7 and len({m.operator for m in chosen}) == 7
     assert source_mutants("/w/broken.py", None, "def (:\n") == []
+    data = file_mutants("/w/readings.csv", None, "".join(f"{n},0.{n}\n" for n in range(20)))
+    config = file_mutants("/w/stations.conf", None, "hollow-ford TLV-5130\nmill-lane TLV-2210\n")
+    assert {m.path for m in spread(data + config, 3)} == {"/w/readings.csv", "/w/stations.conf"}
 
 
 def test_tests_caches_prose_and_installed_packages_are_not_delivered():
