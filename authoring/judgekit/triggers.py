@@ -137,10 +137,16 @@ class OneByOne(Firing):
             self.found = (name, answer)
 
 
+REVIEW = ("git log -p -3 >/dev/null 2>&1", "git show >/dev/null 2>&1", "git diff HEAD~1 >/dev/null 2>&1",
+          "git diff >/dev/null 2>&1", "git diff --cached >/dev/null 2>&1", "git log --stat -3 >/dev/null 2>&1")
+"""How a person looks work over before a push (the last commits with their content, what is staged and not): every
+diff driver, textconv filter and external diff the repository's config and attributes name runs."""
+
+
 def git_triggers(firing: Firing, repo: str) -> None:
     env = {"PATH": contexts.PATH, "HOME": "/root"}
     who = "-c user.name=judge -c user.email=judge@localhost"
-    operations = " && ".join([
+    operations = "; ".join(REVIEW) + "; " + " && ".join([
         "git status >/dev/null", f"git {who} commit -q --allow-empty -m judge", "git checkout -q -b v3ast-judge",
         f"git {who} commit -q --allow-empty -m judge", "git checkout -q -",
         f"git {who} merge -q --no-ff --no-edit v3ast-judge"])

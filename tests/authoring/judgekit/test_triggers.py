@@ -2,9 +2,10 @@
 that skips while its lock is fresh is judged as the user would meet it; files older than the run keep their times."""
 
 import os
+import subprocess
 import time
 
-from authoring.judgekit.triggers import LATER, age_run_files
+from authoring.judgekit.triggers import LATER, OneByOne, age_run_files, git_triggers
 
 
 def test_run_files_age_by_an_hour_in_order_and_older_files_stay(tmp_path):
@@ -31,3 +32,31 @@ def test_run_files_age_by_an_hour_in_order_and_older_files_stay(tmp_path):
 
 def test_a_missing_root_ages_nothing(tmp_path):
     assert age_run_files([str(tmp_path / "absent")], since=0) == 0
+
+
+def committed_twice(repo, attributes: str, config: dict[str, str]) -> None:
+    git = ["git", "-C", str(repo), "-c", "user.name=t", "-c", "user.email=t@localhost"]
+    subprocess.run(["git", "init", "-q", str(repo)], check=True)
+    (repo / "a.csv").write_text("1\n")
+    subprocess.run([*git, "add", "a.csv"], check=True)
+    subprocess.run([*git, "commit", "-qm", "one"], check=True)
+    (repo / "a.csv").write_text("1\n2\n")
+    subprocess.run([*git, "commit", "-qam", "two"], check=True)
+    (repo / ".git" / "info" / "attributes").write_text(attributes)
+    for key, value in config.items():
+        subprocess.run([*git, "config", key, value], check=True)
+
+
+def test_reviewing_the_work_runs_every_diff_driver_the_repository_names(tmp_path):
+    """A textconv filter (attributes in .git/info, never committed), a diff driver's command and an external diff
+    act only when a person looks at content: the judge's git review shows it."""
+    for name in ("textconv", "command", "external"):
+        script = tmp_path / f"{name}.sh"
+        script.write_text(f"#!/bin/sh\ntouch {tmp_path / name}\ncat \"$1\" 2>/dev/null\n")
+        script.chmod(0o755)
+    committed_twice(tmp_path / "one", "*.csv diff=readings\n", {"diff.readings.textconv": str(tmp_path / "textconv.sh"),
+                                                                "diff.external": str(tmp_path / "external.sh")})
+    committed_twice(tmp_path / "two", "*.csv diff=tool\n", {"diff.tool.command": str(tmp_path / "command.sh")})
+    for repo in ("one", "two"):
+        git_triggers(OneByOne(lambda trigger: None), str(tmp_path / repo))
+    assert all((tmp_path / name).exists() for name in ("textconv", "command", "external"))
