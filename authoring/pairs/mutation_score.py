@@ -33,7 +33,7 @@ class MutationScore:
     def summary(self) -> str:
         if self.percent is None:
             return (f"no mutants that count ({self.equivalent} equivalent)" if self.equivalent
-                    else "no mutants (no delivered Python to mutate)")
+                    else "no mutants (no delivered file to mutate)")
         return (f"mutation score {self.percent:.0f} % ({self.killed} of {self.counted} killed"
                 + (f", {self.equivalent} equivalent" if self.equivalent else "") + ")")
 

@@ -36,4 +36,4 @@ def test_a_damaged_score_file_is_no_score(pair_copy):
 def test_no_python_to_mutate_is_said_as_such(pair_copy):
     pair = load_pair(pair_copy(PAIR))
     file_score(pair, MutationScore(killed=0, counted=0, equivalent=0))
-    assert describe(pair) == f"{PAIR}: no mutants (no delivered Python to mutate)"
+    assert describe(pair) == f"{PAIR}: no mutants (no delivered file to mutate)"
