@@ -8,6 +8,7 @@ import time
 from pathlib import Path
 
 import pytest
+from textual.worker import WorkerCancelled
 
 from authoring.blueprint import Status
 from authoring.store import BlueprintStore
@@ -51,7 +52,10 @@ def counts_text(app: ReviewerApp) -> str:
 async def loaded(app: ReviewerApp, pilot) -> None:
     """Wait for the load to finish and for the screens to have taken its last message (bounded: 20 s, for a machine
     busy with the rest of the suite)."""
-    await app.workers.wait_for_complete()
+    try:
+        await app.workers.wait_for_complete()
+    except WorkerCancelled:  # a fill the app replaced by a newer one (one catalog worker at a time): polled below
+        pass
     until = time.monotonic() + 20
     while time.monotonic() < until:
         await pilot.pause(0.02)
