@@ -78,7 +78,8 @@ def _sites(tree: ast.AST) -> Iterator[Site]:
                 yield ("order", node.lineno, "sorted(…) becomes list(…)",
                        _set_all(node, func=ast.Name("list", ast.Load()), args=node.args[:1], keywords=[]))
             if name and name.lower() in ACCEPTING_CALLS:
-                yield ("accept-anything", node.lineno, f"{name}(…) becomes True", _become_true(tree, node))
+                yield ("accept-anything", node.lineno, f"{name}(…) becomes True",
+                       _become(tree, node, ast.Constant(True)))
             for keyword in node.keywords:
                 if keyword.arg == "reverse" and isinstance(keyword.value, ast.Constant):
                     yield ("order", node.lineno, "reverse= is flipped",
@@ -173,10 +174,6 @@ def _drop_pair(node: ast.Dict, index: int) -> Callable[[], None]:
         del node.keys[index]
         del node.values[index]
     return apply
-
-
-def _become_true(tree: ast.AST, call: ast.Call) -> Callable[[], None]:
-    return _become(tree, call, ast.Constant(True))
 
 
 def _become(tree: ast.AST, node: ast.AST, replacement: ast.AST) -> Callable[[], None]:

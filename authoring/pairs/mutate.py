@@ -115,8 +115,10 @@ class DeliveryCapture:
     def act(self, sandbox: Sandbox, side) -> ActReport:
         report = self.reference.act(sandbox, side)
         workdir = side.spec.workdir.rstrip("/") + "/"
-        paths = sorted(change["Path"] for change in sandbox.agent.diff() or [] if change["Kind"] in (0, 1)
-                       and change["Path"].startswith(workdir) and delivered_file(change["Path"][len(workdir):]))
+        changed = {change["Path"] for change in sandbox.agent.diff() or [] if change["Kind"] in (0, 1)}
+        folders = {str(PurePosixPath(path).parent) for path in changed}  # listed because something in them changed
+        paths = sorted(path for path in changed - folders
+                       if path.startswith(workdir) and delivered_file(path[len(workdir):]))
         image = sandbox.client.containers.create(sandbox.image, ["true"])
         try:
             for path in paths:
