@@ -192,9 +192,12 @@ class ReviewerApp(App):
 
     def _take_changes(self, results: list, gone: list[str]) -> None:
         if self.catalog.loading is not None:
+            self.store_seen = None  # the pass under way may predate these changes: look again when it is done
             return
         current = [(name, result) for name, result in results if not isinstance(result, Row)
-                   or self.catalog.is_current(result)]  # a file rewritten since it was parsed: the next tick
+                   or self.catalog.is_current(result)]
+        if len(current) < len(results):
+            self.store_seen = None  # a file rewritten since it was parsed: the next tick looks again
         invalid = self.catalog.invalid_summary()
         changes = self.catalog.apply_changes(current, [name for name in gone if not os.path.exists(name)])
         if changes or self.catalog.invalid_summary() != invalid:

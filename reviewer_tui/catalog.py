@@ -212,6 +212,8 @@ class Loading:
     stale: list[str]
     """The files to parse."""
     cache_size: int
+    stats: dict[str, tuple[int, int]] = field(default_factory=dict)
+    """(mtime_ns, size) of every file as stat'ed before parsing."""
     parsed: dict[str, Parsed] = field(default_factory=dict)
 
     @property
@@ -262,15 +264,16 @@ class Catalog:
     def start(self) -> Loading:
         """Stat every file and compare with the cache; `rows` becomes the cached rows still current."""
         cached = self._read_cache()
-        paths, current, stale = [], {}, []
+        paths, current, stale, stats = [], {}, [], {}
         for name, stat in self._file_stats():
             paths.append(name)
+            stats[name] = (stat.st_mtime_ns, stat.st_size)
             row = cached.get(name)
             if row is not None and (row.mtime_ns, row.size) == (stat.st_mtime_ns, stat.st_size):
                 current[name] = row
             else:
                 stale.append(name)
-        self.loading = Loading(paths, current, stale, len(cached))
+        self.loading = Loading(paths, current, stale, len(cached), stats)
         self._put_while_loading = set()
         self.rows = {row.id: row for row in current.values()}
         self.problems_by_file = {}
@@ -304,6 +307,7 @@ class Catalog:
             if blueprint_id in self.rows:
                 rows[blueprint_id] = self.rows[blueprint_id]
         self.rows, self.problems_by_file, self.parsed = rows, problems, len(loading.parsed)
+        self._invalid = {name: loading.stats[name] for name in problems}
         stale = bool(loading.parsed) or loading.cache_size != len(rows)
         if stale and write:
             self.write_cache()

@@ -108,11 +108,12 @@ async def test_the_queue_is_usable_while_rows_arrive(bigger, tmp_path, monkeypat
     gates: list[asyncio.Event] = []
 
     async def by_hand(paths, workers=None):
-        parts = [paths[:9], paths[9:]]
-        for part in parts:
-            gate = asyncio.Event()
-            gates.append(gate)
-            await gate.wait()
+        first_pass = not gates
+        for part in [paths[:9], paths[9:]]:
+            if first_pass:
+                gate = asyncio.Event()
+                gates.append(gate)
+                await gate.wait()
             yield parse_files(part)
 
     monkeypatch.setattr(app_module, "parse_in_parts", by_hand)
@@ -198,3 +199,14 @@ async def test_without_worker_processes_a_thread_parses_instead(bigger, tmp_path
         await loaded(app, pilot)
         expected = all_at_once(bigger)
         assert app.catalog.rows == expected.rows and app.catalog.problems == expected.problems
+
+
+async def test_an_invalid_file_is_not_seen_as_changed_after_a_load(bigger):
+    catalog = Catalog(bigger, None)
+    loading = catalog.start()
+    catalog.take(parse_files(loading.stale))
+    catalog.finish()
+    assert catalog.problems and catalog.changes_on_disk() == ([], [])
+    broken = bigger.folder / "R2-S2" / "broken-one.yaml"
+    broken.write_text(BROKEN + "more: [\n", encoding="utf-8")
+    assert catalog.changes_on_disk() == ([str(broken)], [])
