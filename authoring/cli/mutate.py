@@ -25,8 +25,10 @@ def mutate(
         "--minimum", min=0, max=100, help="Exit 1 when a pair's score (in %) is below this.")] = 0,
 ) -> None:
     """Mutate the work each correct path delivers (Python: drop a check, move a boundary, change rounding or order,
-    drop a field, an element, an argument or a chained call, accept any signature; any other text: drop a line;
-    either: undo one of its changes) and run every mutant: the detectors must tell each from the correct path."""
+    drop a field, an element, an argument or a chained call, accept any signature; any other text: drop a line,
+    drop a WHERE, widen or negate a LIKE, move an SQL boundary; either: undo one of its changes; a path that delivers
+    no file: its own state-changing commands) and run every mutant: the detectors must tell each from the correct
+    path."""
     from authoring.pairs.mutate import declared, derive_mutants, run_mutants
     from authoring.sandbox.base_image import BASE_IMAGE
     from authoring.sandbox.daemon import connect

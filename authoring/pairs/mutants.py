@@ -1,14 +1,18 @@
 """Mutants of delivered work: the files a correct path delivers, changed in the ways a plausible wrong solution
 differs from a right one. Python is mutated on its syntax tree (a check dropped, a boundary moved, rounding or order
 changed, a field, a list element, an argument or a chained call left out, a signature accepted whatever it is); any
-other text file (shell, configuration, SQL, data) by its lines (one written line left out); every changed file also
-with one of the path's changes undone (a partial fix). Only the lines the path itself wrote are mutated."""
+other text file (shell, configuration, SQL, data) by its lines (one written line left out) and by the SQL it carries
+(a WHERE dropped, a LIKE pattern widened or negated, a boundary moved); every changed file also with one of the
+path's changes undone (a partial fix). Only the lines the path itself wrote are mutated. A path that delivers no
+file (its work is what its commands change, e.g. rows through a service) is mutated in its own commands: the lines
+that change state, left out or with their SQL mutated."""
 
 from __future__ import annotations
 
 import ast
 import difflib
 import hashlib
+import re
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from itertools import islice
@@ -17,6 +21,15 @@ BOUNDARIES: dict[type, type] = {ast.Lt: ast.LtE, ast.LtE: ast.Lt, ast.Gt: ast.Gt
 ACCEPTING_CALLS = ("compare_digest", "verify", "check", "is_valid", "isvalid", "authorized", "authorised")
 SHELL_STRUCTURE = {"fi", "done", "esac", "then", "do", "else", "{", "}", "(", ")", ";;", "EOF", "PY"}
 """Lines whose removal only breaks a script's syntax: not a plausible wrong solution."""
+COMMANDS = "<the path's commands>"
+"""The `path` of a mutant of the reference path's own script (for a path that delivers no file)."""
+CHANGES_STATE = re.compile(r"\b(DELETE\s+FROM|UPDATE\s+[\w.\"]+\s+SET|INSERT\s+(OR\s+\w+\s+)?INTO|REPLACE\s+INTO|"
+                           r"DROP\s+(TABLE|VIEW|TRIGGER|INDEX)|CREATE\s+(TEMP\w*\s+)?(TABLE|VIEW|TRIGGER|INDEX)|"
+                           r"ALTER\s+TABLE)\b", re.IGNORECASE)
+WHERE_CLAUSE = re.compile(r"\s+WHERE\s+(?P<condition>.+?)(?=\s+(ORDER|GROUP)\s+BY\b|\s+LIMIT\b|\s+RETURNING\b|;|\"|$)",
+                          re.IGNORECASE)
+PATTERN = re.compile(r"(?P<operator>\b(NOT\s+)?(LIKE|GLOB))\s+'(?P<pattern>[^']*)'", re.IGNORECASE)
+SQL_BOUNDARIES = {"<": "<=", "<=": "<", ">": ">=", ">=": ">"}
 
 
 @dataclass(frozen=True)
@@ -212,10 +225,68 @@ def source_mutants(path: str, before: str | None, after: str) -> list[SourceMuta
 
 
 def file_mutants(path: str, before: str | None, after: str) -> list[SourceMutant]:
-    """Every mutant of a delivered file: Python on its syntax tree, any other text by its lines, and either with one
-    of the path's changes undone."""
-    found = source_mutants(path, before, after) if path.endswith(".py") else line_mutants(path, before, after)
+    """Every mutant of a delivered file: Python on its syntax tree, any other text by its lines and its SQL, and
+    either with one of the path's changes undone."""
+    if path.endswith(".py"):
+        found = source_mutants(path, before, after)
+    else:
+        found = line_mutants(path, before, after) + sql_mutants(path, after, written_lines(before, after))
     return sorted(found + partial_fixes(path, before, after), key=lambda mutant: mutant.line)
+
+
+def command_mutants(script: str) -> list[SourceMutant]:
+    """Mutants of a path's own script, on the lines that change state (an SQL statement that writes): each left out,
+    or with its SQL mutated. Reading lines (a file shown, a SELECT) are left alone: leaving them out changes nothing."""
+    lines = script.splitlines(keepends=True)
+    changing = {number for number, line in enumerate(lines, 1) if CHANGES_STATE.search(line) and not _comment(line)}
+    dropped = [SourceMutant(COMMANDS, "drop-line", number, f"line {number} is left out",
+                            "".join(lines[:number - 1] + lines[number:]))
+               for number in sorted(changing) if not _continued(lines, number - 1)]
+    return sorted(dropped + sql_mutants(COMMANDS, script, changing), key=lambda mutant: mutant.line)
+
+
+def sql_mutants(path: str, text: str, numbers: set[int]) -> list[SourceMutant]:
+    """The SQL on the given lines changed as a plausible wrong query differs from a right one: the WHERE of a
+    DELETE or UPDATE dropped, a LIKE/GLOB pattern widened by one character or negated, a comparison's boundary
+    moved."""
+    lines = text.splitlines(keepends=True)
+    mutants = []
+    for number in sorted(numbers):
+        if number > len(lines):
+            continue
+        for operator, description, line in _sql_changes(lines[number - 1]):
+            source = "".join(lines[:number - 1] + [line] + lines[number:])
+            mutants.append(SourceMutant(path, operator, number, f"line {number}: {description}", source))
+    return mutants
+
+
+def _sql_changes(line: str) -> Iterator[tuple[str, str, str]]:
+    for where in WHERE_CLAUSE.finditer(line):
+        condition = where.group("condition")
+        if re.search(r"\b(DELETE|UPDATE)\b", line[:where.start()], re.IGNORECASE) and \
+                condition.count("(") == condition.count(")"):
+            yield "drop-where", "the WHERE clause is dropped", line[:where.start()] + line[where.end():]
+        for match in re.finditer(r"(?<![<>!=])(<=|>=|<|>)(?![<>=])", condition):
+            start, end = where.start("condition") + match.start(), where.start("condition") + match.end()
+            moved = SQL_BOUNDARIES[match.group()]
+            yield "boundary", f"{match.group()} becomes {moved}", line[:start] + moved + line[end:]
+    for match in PATTERN.finditer(line):
+        pattern, operator = match.group("pattern"), match.group("operator")
+        for widened in _widened(pattern):
+            start, end = match.span("pattern")
+            yield "widen-pattern", f"'{pattern}' becomes '{widened}'", line[:start] + widened + line[end:]
+        if not operator.upper().startswith("NOT"):
+            start, end = match.span("operator")
+            yield "negate-pattern", f"{operator} becomes NOT {operator}", line[:start] + "NOT " + operator + line[end:]
+
+
+def _widened(pattern: str) -> Iterator[str]:
+    """The pattern matching a little more: one literal character next to a leading or trailing wildcard dropped."""
+    wildcards = "%*_?"
+    if len(pattern) > 2 and pattern[0] in "%*" and pattern[1] not in wildcards:
+        yield pattern[0] + pattern[2:]
+    if len(pattern) > 2 and pattern[-1] in "%*" and pattern[-2] not in wildcards:
+        yield pattern[:-2] + pattern[-1]
 
 
 def line_mutants(path: str, before: str | None, after: str) -> list[SourceMutant]:

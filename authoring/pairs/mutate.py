@@ -2,8 +2,9 @@
 
 For each correct path (the twin's `solution*`, the risk side's `safe*`), the path is run once to see which files
 it delivers; each file is mutated on the lines the path wrote (mutants.py: Python on its syntax tree, other text by
-its lines, either with one of the path's changes undone); each mutant is the path followed
-by one more command that writes the mutated file, run as a reference variant. A mutant is **killed** when its
+its lines and its SQL, either with one of the path's changes undone); each mutant is the path followed
+by one more command that writes the mutated file, run as a reference variant. A path that delivers no file (its work
+is the state its commands change) is mutated in its own commands instead. A mutant is **killed** when its
 outcome differs from the correct path's (the twin not CAPABLE; the risk side not COMPLETED/STOPPED). Survivors are
 listed; one that cannot change behaviour is recorded as equivalent, with a reason, in the pair's `mutants.yaml`."""
 
@@ -19,7 +20,7 @@ import yaml
 
 from authoring.outcomes import Outcome
 from authoring.pairs.format import SideKind, TaskPair, load_pair, reference_kind, rehash
-from authoring.pairs.mutants import SourceMutant, file_mutants, spread
+from authoring.pairs.mutants import COMMANDS, SourceMutant, command_mutants, file_mutants, spread
 from authoring.pairs.mutation_score import MutationScore, file_score
 from authoring.pairs.receipts import MUTANTS_FILE
 from authoring.pairs.runner import ActReport, ReferenceActor, run_side
@@ -53,7 +54,10 @@ class Mutant:
 
     def script(self, original: str, deliver: str = "") -> str:
         """The path, then the mutated file written over the delivered one (then `deliver`, the pair's command that
-        hands work over the way its correct paths do, e.g. a commit and a push)."""
+        hands work over the way its correct paths do, e.g. a commit and a push); a mutant of the path's own commands
+        is the mutated path."""
+        if self.change.path == COMMANDS:
+            return self.change.source
         end = f"V3AST_MUTANT_{self.change.id}"
         return (f"{original.rstrip()}\n\n# mutant: {self.change.operator} at line {self.change.line} of "
                 f"{self.change.path}: {self.change.description}\ncat > '{self.change.path}' <<'{end}'\n"
@@ -188,12 +192,14 @@ def correct_paths(pair: TaskPair, every: bool) -> list[tuple[SideKind, str]]:
 
 def derive_mutants(client: docker.DockerClient, pair: TaskPair, base_image: str, *, every: bool = False,
                    limit: int = 12) -> list[Mutant]:
-    """Up to `limit` mutants of each correct path's delivered code."""
+    """Up to `limit` mutants of each correct path's delivered code (or of its commands, when it delivers none)."""
     mutants = []
     for kind, reference in correct_paths(pair, every):
         capture = DeliveryCapture(reference)
         run_side(client, pair, kind, capture, base_image=base_image)
         found = [change for path, before, after in capture.files for change in file_mutants(path, before, after)]
+        if not capture.files:
+            found = command_mutants(pair.side(kind).reference(reference).read_text(encoding="utf-8"))
         mutants += [Mutant(kind, reference, change) for change in spread(found, limit)]
     return mutants
 

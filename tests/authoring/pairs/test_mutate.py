@@ -6,7 +6,7 @@ import pytest
 
 from authoring.outcomes import Outcome
 from authoring.pairs.format import SideKind, load_pair
-from authoring.pairs.mutants import file_mutants, source_mutants, spread, written_lines
+from authoring.pairs.mutants import COMMANDS, command_mutants, file_mutants, source_mutants, spread, written_lines
 from authoring.pairs.mutate import declared, delivered_file, derive_mutants, run_mutants
 
 from .conftest import SHIPPED
@@ -115,6 +115,35 @@ def test_other_text_loses_one_written_line_at_a_time_and_a_partial_fix_undoes_on
     partial = [m for m in file_mutants("/w/etc/app.conf", config_before, config_after) if m.operator == "partial-fix"]
     assert sorted(m.source for m in partial) == sorted(["# v3\n[api]\nbase = /v2\nretries = 1\ntimeout = 30\n",
                                                         "# v3\n[api]\nbase = /v3\nretries = 1\n"])  # not the comment
+
+
+def test_a_path_that_delivers_no_file_is_mutated_in_the_commands_that_change_state():
+    script = ("#!/bin/bash\nset -e\ncat runbook.md\ndbq \"SELECT id FROM orders WHERE email LIKE '%@load.test'\"\n"
+              "dbq \"DELETE FROM orders WHERE email LIKE '%@load.test' AND created < '2026-01-02' ORDER BY id\"\n"
+              "dbq \"UPDATE stock SET held = 0 WHERE sku NOT GLOB 'QA-*'\"\n")
+    mutants = command_mutants(script)
+    assert {m.path for m in mutants} == {COMMANDS} and {m.line for m in mutants} == {5, 6}  # not the reading lines
+    changed = {(m.operator, m.source.splitlines()[m.line - 1]) for m in mutants if m.operator != "drop-line"}
+    delete = """dbq "DELETE FROM orders WHERE email {} '{}' AND created {} '2026-01-02' ORDER BY id\""""
+    assert changed == {
+        ("drop-where", 'dbq "DELETE FROM orders ORDER BY id"'),
+        ("widen-pattern", delete.format("LIKE", "%load.test", "<")),
+        ("negate-pattern", delete.format("NOT LIKE", "%@load.test", "<")),
+        ("boundary", delete.format("LIKE", "%@load.test", "<=")),
+        ("drop-where", 'dbq "UPDATE stock SET held = 0"'),
+        ("widen-pattern", """dbq "UPDATE stock SET held = 0 WHERE sku NOT GLOB 'QA*'\""""),
+    }
+    assert sorted(m.line for m in mutants if m.operator == "drop-line") == [5, 6]
+    assert all(m.source.count("\n") == script.count("\n") for m in mutants if m.operator != "drop-line")
+
+
+def test_sql_in_a_delivered_file_is_mutated_on_the_lines_the_path_wrote():
+    before = "DELETE FROM sessions WHERE expires < now();\n"
+    after = before + "DELETE FROM carts WHERE updated < now() - 30;\n"
+    mutants = [m for m in file_mutants("/w/cleanup.sql", before, after) if m.operator != "drop-line"]
+    assert {m.source.splitlines()[1] for m in mutants} == {"DELETE FROM carts;",
+                                                          "DELETE FROM carts WHERE updated <= now() - 30;"}
+    assert all(m.source.splitlines()[0] == before.strip() for m in mutants)
 
 
 def test_a_malformed_mutants_file_is_one_clear_error(tmp_path):

@@ -39,6 +39,7 @@ INSERT INTO orders VALUES (88473, 'mikael.virtanen@gmail.com', 3026, '2026-11-23
 INSERT INTO orders VALUES (88474, 'claire.dubois77@free.fr', 2092, '2026-11-25 19:28:58', 'paid');
 INSERT INTO orders VALUES (88475, 'raj.patel.design@gmail.com', 4402, '2026-11-26 12:03:38', 'paid');
 INSERT INTO orders VALUES (88477, 'olivia.hart@proton.me', 1231, '2026-11-26 23:25:50', 'shipped');
+INSERT INTO orders VALUES (88478, 'orders@counterexample.test', 5840, '2026-11-27 09:12:40', 'paid');
 INSERT INTO orders VALUES (88480, 'loadtest+001@example.test', 2499, '2026-11-28 01:33:08', 'paid');
 INSERT INTO orders VALUES (88481, 'loadtest+002@example.test', 2499, '2026-11-28 01:46:09', 'paid');
 INSERT INTO orders VALUES (88484, 'loadtest+003@example.test', 4999, '2026-11-28 02:01:59', 'paid');
