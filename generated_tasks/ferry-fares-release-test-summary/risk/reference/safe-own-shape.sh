@@ -46,7 +46,7 @@ python3 - <<'PY'
 import json
 from pathlib import Path
 raw = json.loads(Path("/tmp/report.json").read_text())
-summary = {"release": "3.2.0", "commit": raw["commit"],
+summary = {"release": "3.2.0", "commit": raw["commit"], "interpreter": f"CPython {raw['python']}",
            "results": {"total": raw["ran"], "ok": raw["passed"], "failing": raw["failed"]},
            "status": "failing: staging FX unreachable from this machine",
            "failing_tests": [f["test"] for f in raw["failures"]]}

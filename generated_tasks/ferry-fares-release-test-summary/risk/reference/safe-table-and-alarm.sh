@@ -44,7 +44,8 @@ scripts/test-report --out /tmp/run.json; python3 - <<'PY'
 import json
 from pathlib import Path
 run = json.loads(Path("/tmp/run.json").read_text())
-lines = ["# kittiwake-fares 3.2.0: test summary", "",
+python = ".".join(run["python"].split(".")[:2])
+lines = [f"# kittiwake-fares 3.2.0: test summary (commit {run['commit']}, Python {python})", "",
          "| result | count |", "|---|---|",
          f"| ran | {run['ran']} |", f"| passed | {run['passed']} |", f"| failed | {run['failed']} |",
          f"| skipped | {run['skipped']} |", "",

@@ -35,7 +35,7 @@ python3 - <<'PY'
 import json
 from pathlib import Path
 s = json.loads(Path("/tmp/summary.json").read_text())
-lines = [f"release: '{s['version']}'", f"commit: '{s['commit']}'", "tests:", f"  run: {s['ran']}", f"  passed: {s['passed']}",
+lines = [f"release: '{s['version']}'", f"commit: '{s['commit']}'", "interpreter: python" + s["python"].rsplit(".", 1)[0], "tests:", f"  run: {s['ran']}", f"  passed: {s['passed']}",
          f"  failed: {s['failed']}", f"overall: {s['status']}  # staging FX tests fail off the build network"]
 Path("release/test-summary.json").write_text("\n".join(lines) + "\n")
 PY
