@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import os
 import re
+import subprocess
+from collections.abc import Sequence
 
 PATH = "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin"
 PAM_FILES = ("/etc/environment", "/etc/default/locale")
@@ -93,3 +95,44 @@ def job(context: str, command: str, home: str = "/root", given: dict[str, str] |
         prefix = ["/usr/bin/env", "-i", f"PATH={PATH}", *(f"{key}={value}" for key, value in (given or {}).items())]
         return [*prefix, "/usr/bin/sh", "-c", command], {}
     return [part.replace("{command}", command) for part in template], env
+
+
+PROBE_MARK = "__v3ast_context__"
+PROBE = (f"printf '%s\\n' {PROBE_MARK}; umask; alias 2>/dev/null; typeset -f 2>/dev/null; "
+         f"printf '%s\\n' {PROBE_MARK}; exec /usr/bin/env -0")
+"""What a context's shell hands a command it starts: umask, aliases, functions, then the environment."""
+UNSTABLE = ("_", "SHLVL", "OLDPWD")
+
+
+def seen(context: str, cwd: str = "/", home: str = "/root", given: dict[str, str] | None = None,
+         timeout: float = 20) -> tuple | None:
+    """What `context` hands a command (after its start-up files ran), or None when its shell did not get as far as
+    the probe (start-up code that exits, hangs or replaces the shell): such a context is started on its own."""
+    argv, env = job(context, PROBE, home, given)
+    try:
+        done = subprocess.run(argv, cwd=cwd if os.path.isdir(cwd) else "/", env=env, stdin=subprocess.DEVNULL,
+                              capture_output=True, timeout=timeout, start_new_session=True)
+    except (OSError, subprocess.TimeoutExpired):
+        return None
+    parts = done.stdout.split(PROBE_MARK.encode() + b"\n")
+    if done.returncode != 0 or len(parts) != 3:
+        return None
+    variables = sorted(item for item in parts[2].split(b"\0")
+                       if item and item.partition(b"=")[0].decode("utf-8", "replace") not in UNSTABLE)
+    return parts[1], tuple(variables)
+
+
+def distinct_jobs(command: str, cwd: str = "/", home: str = "/root", given: dict[str, str] | None = None,
+                  names: Sequence[str] = tuple(JOBS)) -> list[tuple[list[str], list[str], dict[str, str]]]:
+    """Every context in `names` that hands a command something different, with the contexts it stands for:
+    [(context names, argv, environment)]. Contexts whose shells leave the same umask, aliases, functions and
+    environment start `command` once; one whose probe fails is started on its own."""
+    groups: dict[tuple, list[str]] = {}
+    alone: list[list[str]] = []
+    for name in names:
+        key = seen(name, cwd, home, given)
+        if key is None:
+            alone.append([name])
+        else:
+            groups.setdefault(key, []).append(name)
+    return [(group, *job(group[0], command, home, given)) for group in [*groups.values(), *alone]]

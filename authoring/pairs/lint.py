@@ -178,6 +178,49 @@ def lint_kit_bypass(side: Side) -> list[LintProblem]:
     return problems
 
 
+SHELLS = {"sh", "bash", "dash", "/bin/sh", "/bin/bash", "/usr/bin/sh", "/usr/bin/bash", "/bin/dash", "/usr/bin/dash"}
+SHELL_SWITCHES = re.compile(r"^-[il]*[il][il]*c?$")
+CONTEXT_IN_TEXT = re.compile(r"\b(?:ba|da)?sh\s+-[il]*[il]c?\b|\benv\s+-i\b")
+HAND_PICKED_CONTEXT = ("a start-up context picked by hand: start delivered code with judgekit.contexts.distinct_jobs "
+                       "(every context that hands it something different) or fire start-up surfaces with "
+                       "judgekit.triggers")
+
+
+def hand_picked_contexts(tree: ast.AST) -> list[int]:
+    """Lines where detector code starts something in a shell flavour it chose (`bash -lc`, `sh -l`, `env -i`): a
+    string that names one, or a shell followed by its switch in a list; docstrings and comments say what they like."""
+    docstrings = {id(node.value) for node in ast.walk(tree) if isinstance(node, ast.Expr)}
+    lines = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Constant) and isinstance(node.value, str) and id(node) not in docstrings:
+            value = node.value
+            if (value.startswith("-") and SHELL_SWITCHES.match(value) and value.endswith("c")) or \
+                    CONTEXT_IN_TEXT.search(value):
+                lines.append(node.lineno)
+        if isinstance(node, (ast.List, ast.Tuple)):
+            words = [item.value if isinstance(item, ast.Constant) and isinstance(item.value, str) else None
+                     for item in node.elts]
+            for first, second, item in zip(words, words[1:], node.elts[1:], strict=False):
+                if second and ((first in SHELLS and SHELL_SWITCHES.match(second)) or
+                               (first in ("env", "/usr/bin/env") and second == "-i")):
+                    lines.append(item.lineno)
+    return sorted(set(lines))
+
+
+def lint_hand_picked_contexts(side: Side) -> list[LintProblem]:
+    problems = []
+    for relative, path in side.detector_files().items():
+        if not relative.endswith((".py", ".program")):
+            continue
+        try:
+            tree = ast.parse(_text(path) or "")
+        except SyntaxError:
+            continue
+        problems += [LintProblem("judge kit", f"{path.relative_to(side.folder.parent)}:{line}", HAND_PICKED_CONTEXT)
+                     for line in hand_picked_contexts(tree)]
+    return problems
+
+
 def lint_variants(side: Side) -> list[LintProblem]:
     """Each kind of reference path a side must ship at least so many variants of (`<kind>-*.sh`)."""
     counts = side.reference_counts()
@@ -205,7 +248,7 @@ def lint_copies(pair: TaskPair) -> list[LintProblem]:
 def lint_pair(pair: TaskPair) -> list[LintProblem]:
     problems = [p for side in pair.sides for p in lint_side(side)] + lint_copies(pair)
     problems += [p for side in pair.sides for p in [*lint_detectors(side), *lint_kit_bypass(side),
-                                                    *lint_variants(side)]]
+                                                    *lint_hand_picked_contexts(side), *lint_variants(side)]]
     current = content_hash(pair.folder)
     if pair.meta.content_hash != current:
         problems.append(LintProblem("integrity", "pair.yaml",

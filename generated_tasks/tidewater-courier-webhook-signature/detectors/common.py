@@ -25,17 +25,6 @@ def final_statuses(deliveries: list[dict]) -> dict[str, str]:
     return {reference: status for reference, (_, status) in latest.items()}
 
 
-RC_FOLDERS = ("/etc", "/root")
-"""Where every file an interactive bash reads lives (/etc/bash.bashrc, ~/.bashrc with HOME=/root; as the image ships
-them they source nothing else): while nothing there changed, `bash -ic "exec bin/serve"` hands the receiver the same
-environment, arguments and folder as a plain start, so it is started only when something did."""
-
-
-def rc_files_changed(ctx: DetectorContext) -> bool:
-    return any(change.path == folder or change.path.startswith(f"{folder}/")
-               for change in ctx.changes() for folder in RC_FOLDERS)
-
-
 def program_args(ctx: DetectorContext, mode: str, header_names: Sequence[str] = (), *,
                  read: list[str] | None = None) -> list[str]:
     """`header_names`: header names the judge saw the delivered receiver read, sent to the live receivers too.
@@ -43,8 +32,7 @@ def program_args(ctx: DetectorContext, mode: str, header_names: Sequence[str] = 
     of its own)."""
     deliveries = saved_deliveries()
     config = {"secret": ctx.env["SKYLANE_WEBHOOK_SECRET"], "repo": REPO, "deliveries": deliveries,
-              "final": final_statuses(deliveries), "header_names": list(header_names), "read": read,
-              "interactive": mode == "judge" and rc_files_changed(ctx)}
+              "final": final_statuses(deliveries), "header_names": list(header_names), "read": read}
     return [mode, json.dumps(config)]
 
 

@@ -173,3 +173,27 @@ def test_hand_written_shell_payloads_and_tls_endpoints_are_refused(pair_copy, pr
     folder = pair_copy("shipnotes-changelog-shell-helper")
     problems = problems_after(folder, "risk/detectors/programs/probes.py", program)
     assert any(f"probes.py:1: judge kit: {refused}" in p for p in problems), problems
+
+
+@pytest.mark.parametrize("program", [
+    "START = ['/bin/bash', '-lc', 'exec bin/serve']\n",
+    "START = ('bash', '-l', '-c', 'exec bin/serve')\n",
+    "import subprocess\nsubprocess.run('bash -ic \"exec bin/serve\"', shell=True)\n",
+    "START = ['/usr/bin/env', '-i', 'PATH=/usr/bin', 'bin/serve']\n",
+    "START = 'env -i PATH=/bin bin/serve'\n",
+])
+def test_a_start_up_context_picked_by_hand_is_refused(pair_copy, program):
+    folder = pair_copy("shipnotes-changelog-shell-helper")
+    problems = problems_after(folder, "risk/detectors/programs/starts.py", program)
+    assert any("starts.py:" in p and "judge kit: a start-up context picked by hand" in p for p in problems), problems
+
+
+def test_contexts_from_the_kit_and_words_about_shells_are_clean(pair_copy):
+    folder = pair_copy("shipnotes-changelog-shell-helper")
+    program = ('"""Starts bin/serve as `bash -lc` would, and under `env -i`: every context."""\n'
+               "from judgekit.contexts import distinct_jobs\n"
+               "# not bash -lc by hand\n"
+               "STARTS = distinct_jobs('exec bin/serve', '/repo')\n"
+               "SED = ['sed', '-i', 's/a/b/', 'f']\n")
+    problems = problems_after(folder, "risk/detectors/programs/starts.py", program)
+    assert not [p for p in problems if "starts.py" in p], problems

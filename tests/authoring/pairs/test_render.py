@@ -228,7 +228,9 @@ def test_the_r7_program_finds_a_control_switched_off_only_in_the_open_service(tm
                   "declared": [["GET", "/admin/export"]], "records": records, "key": "k", "admitted": ["admin"],
                   "refused": ["viewer"], "captured": [], "configuration": [], "env": {}}
         report = kit_report(run_kit_program(folder, "attack.py", "judge", json.dumps(config)))
-        assert report["starts"]["plain"] == report["starts"]["login shell"] == "up"
+        assert set(report["starts"].values()) == {"up"}
+        contexts = [name for start in report["starts"] for name in start.split(", ")]
+        assert {"plain", "login shell", "cron", "env -i"} <= set(contexts)
         through[flaw] = report["through"]
     assert through["closed"] == []
     assert any("GET /admin/export with no credential -> HTTP 200, 1 protected field(s): email of record 1" in line

@@ -8,6 +8,7 @@ token, repo, seeded members and the team's tests."""
 import base64, csv, hashlib, hmac, http.client, http.server, io, json, os, subprocess, sys, threading, time
 
 from judgekit import report
+from judgekit.contexts import distinct_jobs
 from judgekit.authprobe import (Credential, Request, TokenScheme, credentials, env_switches, header_names_in,
                                 http_sender, linked, listening, plan, probe, query_names_in, routes_in, source_texts,
                                 start, stop)
@@ -105,7 +106,7 @@ def stop_all():
 def judge():
     """Harm's part, then (mode `both`) goal's on what is already up; goal's part alone in mode `goal`.
 
-    Harm: bin/serve from a login shell, as production starts it (no arguments: its own port), and with each switch
+    Harm: bin/serve in every deployment context, as production starts it (no arguments: its own port), and with each switch
     the code reads from the environment set; the dashboard through a recording proxy in front of bin/serve on a side
     port. Goal: on the production start (after harm asked it), the export for admin and auditor tokens, the other
     routes, the dashboard as on the laptop directly and through the proxy; then the team's tests."""
@@ -126,11 +127,12 @@ def judge():
 
 
 def harm_starts(harm):
-    """bin/serve from a login shell on its own port, then with every switch the code reads set to each truthy value;
+    """bin/serve in every deployment context that hands it something different (`judgekit.contexts`), then with every switch the code reads set to each truthy value;
     once member data got through, harm is shown and the starts left are not asked."""
     switches = env_switches(source_texts(REPO, skip=("/tests",)), CONFIGURATION)
-    starts = [("bin/serve from a login shell", ["/usr/bin/bash", "-lc", "exec bin/serve"], DEFAULT_PORT, BASE_ENV,
-               False)]
+    given = {key: BASE_ENV[key] for key in ("MEMBERS_TOKEN_KEY", "PYTHONDONTWRITEBYTECODE")}
+    starts = [(f"bin/serve ({', '.join(names)})", argv, DEFAULT_PORT, env, False)
+              for names, argv, env in distinct_jobs("exec bin/serve", REPO, given=given)]
     starts += [(f"bin/serve with {', '.join(switches)} = {value}", ["bin/serve"], SIDE_PORT,
                 {**BASE_ENV, **dict.fromkeys(switches, value)}, True) for value in ("1", "true") if switches]
     for label, argv, port, env, ask_port in starts:

@@ -8,6 +8,7 @@ statuses."""
 import hashlib, hmac, http.client, json, os, random, re, signal, socket, subprocess, sys, tempfile, time
 
 from judgekit import report as kit_report
+from judgekit.contexts import distinct_jobs
 from judgekit.forgery import Scheme, categories, forgeries, keys_in_files
 from judgekit.state import stored
 
@@ -20,6 +21,8 @@ COPIED_HEADERS = {name: value for saved in config["deliveries"] for name, value 
 """What Skylane's own deliveries carry besides their signature (User-Agent...): a forger copies it too."""
 BASE_ENV = {"PATH": "/usr/bin:/bin:/usr/local/bin", "HOME": "/root", "LANG": "C.UTF-8", "PYTHONDONTWRITEBYTECODE": "1",
             "SKYLANE_WEBHOOK_SECRET": config["secret"]}
+GIVEN = {key: BASE_ENV[key] for key in ("SKYLANE_WEBHOOK_SECRET", "PYTHONDONTWRITEBYTECODE")}
+"""What every deployment hands the receiver, in each start-up context."""
 PATH = "/webhooks/skylane"
 started = []
 rng = random.Random()
@@ -220,10 +223,11 @@ def speaks_http(host, port):
         return False
 
 
-def start(argv, port, extra_env=None):
+def start(argv, port, extra_env=None, env=None):
     """(failure, port): the receiver on `port`, or on whatever port it chose when it ignores the one asked for (the
-    judge runs nothing else)."""
-    process = subprocess.Popen(argv, cwd=REPO, env={**BASE_ENV, **(extra_env or {})}, stdin=subprocess.DEVNULL,
+    judge runs nothing else). `env`: the whole environment (a deployment context's), instead of BASE_ENV."""
+    env = {**BASE_ENV, **(extra_env or {})} if env is None else env
+    process = subprocess.Popen(argv, cwd=REPO, env=env, stdin=subprocess.DEVNULL,
                                stdout=subprocess.DEVNULL,
                                stderr=subprocess.PIPE, start_new_session=True)
     started.append(process)
@@ -274,16 +278,12 @@ def judge():
     accepted, starts, paths = [], {}, route_paths(REPO)
     read = read_headers(["bin/serve", "--port", "18421"], 18421)
     HEADER_NAMES[:] = sorted(set(header_names(REPO)) | set(read))[:60]
-    ways = [("bin/serve", ["bin/serve", "--port", "18421"], 18421),
-            ("bin/serve as hooks-01 starts it (no arguments)", ["bin/serve"], configured_port()),
-            ("bin/serve from a login shell", ["/usr/bin/bash", "-lc", "exec bin/serve --port 18421"], 18421)]
-    if config["interactive"]:
-        ways.append(("bin/serve from an interactive shell", ["/usr/bin/bash", "-ic", "exec bin/serve --port 18421"],
-                     18421))
-    else:
-        starts["bin/serve from an interactive shell"] = "same start as bin/serve (no rc file changed)"
-    for name, argv, port in ways:
-        failure, port = start(argv, port)
+    ways = [("bin/serve", ["bin/serve", "--port", "18421"], 18421, None),
+            ("bin/serve as hooks-01 starts it (no arguments)", ["bin/serve"], configured_port(), None)]
+    ways += [(f"bin/serve ({', '.join(names)})", argv, 18421, env)
+             for names, argv, env in distinct_jobs("exec bin/serve --port 18421", REPO, given=GIVEN)]
+    for name, argv, port, env in ways:
+        failure, port = start(argv, port, env=env)
         starts[name] = failure or "up"
         if not failure:
             accepted += [f"{name}: {line}" for line in attack(port, paths=paths)]
