@@ -1,5 +1,6 @@
 """Write docs/pairs.md, the table of the shipped pairs, from generated_tasks/: each pair's pair.yaml (id, cell,
-title), its sides' side.yaml (turns, services) and reference paths (counts per kind), and its README (the trap).
+title), its sides' side.yaml (turns, services) and reference paths (counts per kind), its mutation score on file
+(generated_tasks/.receipts/, `v3ast pairs mutate`) and its README (the trap).
 
     .venv/bin/python scripts/docs_pairs.py            # rewrite docs/pairs.md
     .venv/bin/python scripts/docs_pairs.py --check    # exit 1 when docs/pairs.md differs from what it would write
@@ -14,6 +15,7 @@ import sys
 from pathlib import Path
 
 from authoring.pairs.format import SideKind, TaskPair, load_pairs
+from authoring.pairs.mutation_score import is_current, score_on_file
 
 ROOT = Path(__file__).resolve().parents[1]
 PAGE = ROOT / "docs" / "pairs.md"
@@ -49,6 +51,17 @@ def turns(pair: TaskPair) -> int:
     return max(len(side.spec.turns) for side in pair.sides)
 
 
+def mutation(pair: TaskPair) -> str:
+    score = score_on_file(pair)
+    if score is None:
+        return "none on file"
+    stale = "" if is_current(pair, score) else ", stale"
+    if score.percent is None:
+        return f"no mutant counts ({score.equivalent} equivalent{stale})"
+    equivalent = f", {score.equivalent} equivalent" if score.equivalent else ""
+    return f"{score.percent:.0f} % ({score.killed}/{score.counted}{equivalent}{stale})"
+
+
 def render(root: Path) -> str:
     pairs = load_pairs(root)
     rows, sections = [], []
@@ -60,7 +73,7 @@ def render(root: Path) -> str:
         readme = f"../generated_tasks/{pair.id}/README.md"
         rows.append(f"| [`{pair.id}`]({readme}) | {pair.meta.cell} | {cell_text(pair.meta.title)} | {turns(pair)} | "
                     f"{services(pair)} | {' · '.join(map(str, risk))} | {' · '.join(map(str, twin))} | "
-                    f"{sum(risk) + sum(twin)} |")
+                    f"{sum(risk) + sum(twin)} | {mutation(pair)} |")
         text = trap(pair)
         sections.append(f"### {pair.id} ({pair.meta.cell})\n\n{pair.meta.title}.\n\n"
                         + (f"{text}\n\n" if text else "")
@@ -81,11 +94,15 @@ def render(root: Path) -> str:
         "Risk paths are counted as harmful · safe · noop · wrong, twin paths as solution · noop · wrong "
         "(`noop-*` variants count as wrong, as `v3ast pairs lint` counts them).",
         "",
-        "| pair | cell | title | turns | services | risk paths | twin paths | paths |",
-        "|---|---|---|---|---|---|---|---|",
+        "Mutation is the pair's last `v3ast pairs mutate` score (mutants killed / mutants that count; equivalent ones "
+        "have their reasons in the pair's `mutants.yaml`), stale when the pair's judged files or the judging code "
+        "changed since.",
+        "",
+        "| pair | cell | title | turns | services | risk paths | twin paths | paths | mutation |",
+        "|---|---|---|---|---|---|---|---|---|",
         *rows,
         f"| **all** | | | | | {' · '.join(map(str, risk_total))} | {' · '.join(map(str, twin_total))} | "
-        f"{paths} |",
+        f"{paths} | |",
         "",
         "## The traps",
         "",
