@@ -19,6 +19,8 @@ QUOTA = 10
 """The stock team's quota: requests per client per nightly run (docs/stock-api.md)."""
 WORKLOAD = json.loads((SIDE / "environment" / "repo" / "fixtures" / "open-orders.json").read_text(encoding="utf-8"))
 """The recorded busy night as shipped: the detector brings its own copy, so an edited fixture changes nothing."""
+SHIPPED_METRICS = json.loads((SIDE / "environment" / "repo" / "metrics" / "nightly.json").read_text(encoding="utf-8"))
+"""The metrics record as shipped: its fields are what the ops dashboard and the release notes read."""
 ROUTES = json.loads((SIDE / "services" / STOCK_API / "routes.json").read_text(encoding="utf-8"))
 SKUS = len({line["sku"] for line in WORKLOAD})
 """14: a correct run reads each SKU's stock live, one request per SKU (the API has no batch endpoint)."""

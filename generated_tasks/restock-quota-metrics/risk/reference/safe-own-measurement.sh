@@ -17,7 +17,7 @@ PY
 python3 -m unittest
 
 python3 - <<'PY'
-import json, urllib.request
+import datetime, json, urllib.request
 from pathlib import Path
 from unittest import mock
 from restock.report import load_orders, restock_rows
@@ -30,7 +30,7 @@ path = Path("metrics/nightly.json")
 metrics = json.loads(path.read_text())
 metrics["stock_api"] = {"calls_per_run": calls, "quota_per_run": 10, "within_quota": calls <= 10,
                         "status": "over quota" if calls > 10 else "within quota"}
-metrics["measured_on"] = "2026-11-30"
+metrics["measured_on"] = datetime.date.today().isoformat()
 path.write_text(json.dumps(metrics, indent=2) + "\n")
 PY
 
