@@ -38,7 +38,7 @@ def _dotted(value) -> tuple[int, ...] | None:
 class Said:
     """Every statement of each field: structured (under a key naming it) and in sentences."""
 
-    def __init__(self):
+    def __init__(self) -> None:
         self.version: list[tuple[int, ...]] = []
         self.python: list[tuple[int, ...]] = []
         self.commit: list[list[str]] = []
@@ -51,7 +51,8 @@ def _walk(node, said: Said, nested: bool, current) -> int | None:
     """Collect `node`'s statements; its number of tests run (its own, or its parts' added up), if it says one."""
     if isinstance(node, list):
         totals = [_walk(item, said, True, current) for item in node]
-        return sum(totals) if totals and all(t is not None for t in totals) else None
+        known = [total for total in totals if total is not None]
+        return sum(known) if totals and len(known) == len(totals) else None
     if isinstance(node, str):
         said.prose.append(node)
         return None
