@@ -148,15 +148,18 @@ def main() -> None:
     print(f"{len(jobs)} reference runs ({arguments.per_pair} per pair) of {len(pairs)} pairs, one worker, "
           f"images warm; load before: {os.getloadavg()[0]:.2f}")
     wall, failures = [], 0
+    per_pair: dict[str, list[float]] = defaultdict(list)
     machine0, engine0, own0 = machine_cpu(), engine_cpu(), own_cpu()
     started = time.perf_counter()
     with ContainerCpu(client) as containers:
         for pair, kind, reference in jobs:
+            before = machine_cpu()
             check = check_reference(client, pair, kind, reference, BASE_IMAGE)
+            drain_teardowns()  # each run's teardown counts to it
+            per_pair[pair.id].append(machine_cpu() - before)
             failures += not check.passed
             if check.run:
                 wall.append(check.run.seconds)
-        drain_teardowns()
     elapsed = time.perf_counter() - started
     machine = machine_cpu() - machine0
     parts = {f"container: {role}": seconds for role, seconds in containers.by_role().items()}
@@ -169,6 +172,9 @@ def main() -> None:
     print(f"machine CPU: {machine:.1f} CPU-s, {machine / runs:.2f} CPU-s per run ({machine / elapsed:.2f} cores busy)")
     for name, seconds in sorted(parts.items(), key=lambda item: -item[1]):
         print(f"  {name:45s} {seconds / runs:6.2f} CPU-s per run  {seconds / machine:6.1%}")
+    print(f"containers per run: {len(containers.seen) / runs:.1f}")
+    costly = sorted(((statistics.median(values), pair) for pair, values in per_pair.items()), reverse=True)
+    print("machine CPU-s per run by pair (median): " + ", ".join(f"{pair} {cpu:.1f}" for cpu, pair in costly))
 
 
 if __name__ == "__main__":
