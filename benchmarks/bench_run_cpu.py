@@ -23,14 +23,16 @@ from pathlib import Path
 
 os.environ.setdefault("MSWEA_SILENT_STARTUP", "1")
 
+from bench_validate import spread  # this folder is on sys.path
 from docker.errors import NotFound
-from results import invocation, recording  # benchmarks/results.py: this folder is on sys.path
+from results import invocation, recording
 
 from authoring.pairs.format import SideKind, load_pair, load_pairs
 from authoring.pairs.runner import side_image
 from authoring.pairs.validate import check_reference, reference_jobs
 from authoring.sandbox.base_image import BASE_IMAGE
 from authoring.sandbox.daemon import connect
+from authoring.sandbox.session import ROLE_LABEL
 from authoring.sandbox.teardown import OWNER_LABEL, drain_teardowns, this_owner
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -99,7 +101,7 @@ class ContainerCpu:
             return "unknown (gone before it was named)"
         if labels.get(OWNER_LABEL) != this_owner():
             return "another process's"
-        role = labels.get("v3ast.role", "unlabelled")
+        role = labels.get(ROLE_LABEL, "unlabelled")
         return "service" if role.startswith("service:") else role
 
     def _poll(self) -> None:
@@ -121,12 +123,6 @@ class ContainerCpu:
             totals[self.roles[container_id]] += usage
         totals["ended between two reads"] = max(0.0, self.end_total - self.start_total - sum(totals.values()))
         return dict(totals)
-
-
-def spread(items: list, count: int) -> list:
-    if count >= len(items):
-        return list(items)
-    return [items[int((index + 0.5) * len(items) / count)] for index in range(count)]
 
 
 def main() -> None:
