@@ -27,6 +27,7 @@ from bench_validate import spread  # this folder is on sys.path
 from docker.errors import NotFound
 from results import invocation, recording
 
+from authoring.machine_cpu import TICKS, machine_cpu
 from authoring.pairs.format import SideKind, load_pair, load_pairs
 from authoring.pairs.runner import side_image
 from authoring.pairs.validate import check_reference, reference_jobs
@@ -37,15 +38,7 @@ from authoring.sandbox.teardown import OWNER_LABEL, drain_teardowns, this_owner
 
 ROOT = Path(__file__).resolve().parents[1]
 CPUACCT = Path("/sys/fs/cgroup/cpuacct/docker")
-TICKS = os.sysconf("SC_CLK_TCK")
 ENGINE = ("dockerd", "containerd", "containerd-shim", "containerd-shim-runc-v2", "runc", "docker-proxy", "docker-init")
-
-
-def machine_cpu() -> float:
-    """CPU-seconds the whole machine has spent (user + nice + system + irq + softirq)."""
-    fields = Path("/proc/stat").read_text().split("\n", 1)[0].split()[1:]
-    user, nice, system, _idle, _iowait, irq, softirq = (int(value) for value in fields[:7])
-    return (user + nice + system + irq + softirq) / TICKS
 
 
 def engine_cpu() -> float:

@@ -1,8 +1,10 @@
 import os
 import signal
+import time
 
 import pytest
 
+from authoring.machine_cpu import machine_cpu
 from authoring.settings import prepare_agent_environment
 from tests.authoring.pairs.oracle_run import ORACLE_REPORT, oracle_summary
 
@@ -53,10 +55,19 @@ def pytest_configure_node(node):
     node.workerinput["v3ast_terminal_size"] = {name: os.environ.get(name) for name in TERMINAL_SIZE}
 
 
+SESSION_CPU = pytest.StashKey[tuple[float, float]]()
+TEST_COMMAND_MINUTES = 15
+"""The test command's target from a clean clone: the summary says what share of it the machine's CPU allows."""
+
+
 def pytest_configure(config):
     """An xdist worker starts with COLUMNS=80 in its environment (the controller has none), which a module-level rich
     Console keeps for the whole run, so CLI output wraps unlike in one process: the worker gets the controller's
-    COLUMNS and LINES back."""
+    COLUMNS and LINES back. The controller notes the machine's CPU for the summary."""
+    try:
+        config.stash[SESSION_CPU] = (time.monotonic(), machine_cpu())
+    except OSError:
+        pass
     for name, value in getattr(config, "workerinput", {}).get("v3ast_terminal_size", {}).items():
         if value is None:
             os.environ.pop(name, None)
@@ -99,6 +110,14 @@ def pytest_testnodedown(node, error):
 
 
 def pytest_terminal_summary(terminalreporter, config):
-    """What the oracle selection ran and where its time went."""
+    """What the oracle selection ran and where its time went, and what the whole machine's CPU spent meanwhile."""
     if ORACLE_REPORT in config.stash:
         oracle_summary(terminalreporter, config.stash[ORACLE_REPORT])
+    if SESSION_CPU in config.stash and not hasattr(config, "workerinput"):
+        started, cpu = config.stash[SESSION_CPU]
+        wall, spent, cores = time.monotonic() - started, machine_cpu() - cpu, os.cpu_count() or 1
+        budget = TEST_COMMAND_MINUTES * 60 * cores
+        terminalreporter.write_line(
+            f"machine CPU over this session: {spent:,.0f} CPU-s in {wall:,.0f} s ({spent / wall:.2f} of {cores} cores "
+            f"busy; everything on the machine counts); {TEST_COMMAND_MINUTES} minutes of {cores} cores are "
+            f"{budget:,} CPU-s: {spent / budget:.0%} of that")
