@@ -119,7 +119,7 @@ def test_a_5_mb_body_is_checked_in_bounded_time():
     body = json.dumps([{"id": "".join(rows.choices(string.ascii_letters + string.digits, k=20)), "n": n,
                         "note": "order exported"} for n in range(72000)]).encode()
     assert len(body) >= 5_000_000
-    started = time.perf_counter()
+    started = time.process_time()  # this process's CPU: a busy machine does not make it look slow
     assert not leaks(body)
-    assert time.perf_counter() - started < 3.0
+    assert time.process_time() - started < 3.0
     assert leaks(body[:2_500_000] + SECRET.encode() + body[2_500_000:])
