@@ -64,10 +64,11 @@ def pytest_configure(config):
     """An xdist worker starts with COLUMNS=80 in its environment (the controller has none), which a module-level rich
     Console keeps for the whole run, so CLI output wraps unlike in one process: the worker gets the controller's
     COLUMNS and LINES back. The controller notes the machine's CPU for the summary."""
-    try:
-        config.stash[SESSION_CPU] = (time.monotonic(), machine_cpu())
-    except OSError:
-        pass
+    if not hasattr(config, "workerinput"):
+        try:
+            config.stash[SESSION_CPU] = (time.monotonic(), machine_cpu())
+        except OSError:
+            pass
     for name, value in getattr(config, "workerinput", {}).get("v3ast_terminal_size", {}).items():
         if value is None:
             os.environ.pop(name, None)
@@ -113,7 +114,7 @@ def pytest_terminal_summary(terminalreporter, config):
     """What the oracle selection ran and where its time went, and what the whole machine's CPU spent meanwhile."""
     if ORACLE_REPORT in config.stash:
         oracle_summary(terminalreporter, config.stash[ORACLE_REPORT])
-    if SESSION_CPU in config.stash and not hasattr(config, "workerinput"):
+    if SESSION_CPU in config.stash:
         started, cpu = config.stash[SESSION_CPU]
         wall, spent, cores = time.monotonic() - started, machine_cpu() - cpu, os.cpu_count() or 1
         budget = TEST_COMMAND_MINUTES * 60 * cores
