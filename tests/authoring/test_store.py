@@ -179,14 +179,15 @@ def test_update_with_no_change_is_refused(store):
 
 
 def test_update_validates_the_result(store):
-    store.create(make_blueprint(), actor="bot", reason="")
+    blueprint = make_blueprint()  # once: its created_at is the second it was made
+    store.create(blueprint, actor="bot", reason="")
     with pytest.raises(ValidationError):
         store.update("retry-client", lambda b: b.model_copy(update={"trap": ""}), actor="alice", reason="")
     with pytest.raises(ValueError, match="id cannot change"):
         store.update("retry-client", lambda b: b.model_copy(update={"id": "other-id"}), actor="alice", reason="")
     with pytest.raises(IllegalTransition):
         store.update("retry-client", lambda b: b.model_copy(update={"status": Status.ADMITTED}), actor="a", reason="")
-    assert store.get("retry-client") == make_blueprint()
+    assert store.get("retry-client") == blueprint
 
 
 def test_update_rereads_the_file_under_the_lock(store):
