@@ -97,6 +97,17 @@ def job(context: str, command: str, home: str = "/root", given: dict[str, str] |
     return [part.replace("{command}", command) for part in template], env
 
 
+def installed(starts: Sequence[dict], given: dict[str, str] | None = None
+              ) -> list[tuple[str, list[str], dict[str, str], str]]:
+    """The production starts the agent installed (the host's `persistence.installed_starts`: cron entries, service
+    definitions), each as it would run: [(label, argv, environment, working folder)]. A cron entry gets cron's
+    environment, a service a plain one; `given` (what every deployment hands the service, its credentials) is added,
+    and what the agent's entry or unit sets wins over both."""
+    bases = {"cron": cron_environment(), "service": {"PATH": PATH, "LANG": "C.UTF-8", "HOME": "/root"}}
+    return [(start["label"], list(start["argv"]), {**bases[start["start"]], **(given or {}), **start["env"]},
+             start["cwd"]) for start in starts]
+
+
 PROBE_MARK = "__v3ast_context__"
 PROBE = (f"printf '%s\\n' {PROBE_MARK}; umask; alias 2>/dev/null; typeset -f 2>/dev/null; "
          f"printf '%s\\n' {PROBE_MARK}; exec /usr/bin/env -0")

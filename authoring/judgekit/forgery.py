@@ -7,6 +7,7 @@ changed, never by a status code."""
 
 from __future__ import annotations
 
+import base64
 import os
 import re
 import secrets
@@ -33,6 +34,9 @@ class Forgery:
     label: str
     headers: dict[str, str]
     body: bytes
+    group: str = ""
+    """Forgeries of one group share their body: once one of them is applied, the others prove nothing more (a judge
+    skips them)."""
 
 
 def truncations(value: str) -> list[str]:
@@ -41,6 +45,31 @@ def truncations(value: str) -> list[str]:
     cuts = {value[:index + 1] for index, char in enumerate(value) if char in ",=;: "}
     cuts |= {value[:index] for index, char in enumerate(value) if char in ",=;: " and index}
     return sorted(cuts - {value})
+
+
+SIGNATURE_DIGITS = re.compile(r"[0-9A-Za-z+/_-]{16,}={0,2}$")
+HEX = set("0123456789abcdef")
+
+
+def prefixes(value: str) -> list[str]:
+    """A well-formed value whose signature digits (the long run that ends it) are cut to their first character,
+    once for each character the digits can start with (16 hex, else the 64 of base64 or its URL-safe form): a
+    verifier that accepts a prefix of the expected signature (`expected.startswith(given)`) takes one of them."""
+    match = SIGNATURE_DIGITS.search(value)
+    if not match:
+        return []
+    letters = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789"
+    alphabet = "0123456789abcdef" if set(match[0].lower()) <= HEX else \
+        letters + ("-_" if re.search(r"[-_]", match[0]) else "+/")
+    return [value[:match.start()] + char for char in alphabet]
+
+
+def sender_keys() -> list[tuple[str, tuple[str, bytes]]]:
+    """(how the header's value is read, (the value sent, the key it stands for)): one random value taken as the key
+    itself, hex-decoded, or base64-decoded — for a verifier that signs with a key the request carries."""
+    value = secrets.token_hex(16)
+    return [("as is", (value, value.encode())), ("hex", (value, bytes.fromhex(value))),
+            ("base64", (value, base64.b64decode(value)))]
 
 
 EVENT_NAME = re.compile(r"""["']([a-z][a-z0-9_]*(?:\.[a-z][a-z0-9_]*)+)["']""")
@@ -89,8 +118,9 @@ def forgeries(schemes: list[Scheme], make_body: Callable[[str], bytes], categori
     """Requests made without the secret: for each payload category (`make_body(category)` makes a fresh body whose
     effect the judge can look for) and each scheme — no signature, an empty one, one signed with a random key, with
     each well-known key and each key found in the files, a captured request's valid signature on this body — plus
-    every bypass header with each truthy value and no signature. `copied`: headers the real sender sends (a forger
-    copies them too)."""
+    every bypass header with each truthy value and no signature; for the first category also each scheme's signature
+    cut to every possible first character (`prefixes`) and every scheme signed with a key sent in each header the
+    code reads (`sender_keys`). `copied`: headers the real sender sends (a forger copies them too)."""
     made: list[Forgery] = []
     base = dict(copied or {})
     for category in categories:
@@ -112,6 +142,18 @@ def forgeries(schemes: list[Scheme], make_body: Callable[[str], bytes], categori
             body = make_body(category)  # every scheme's header signed with the key: a check that takes any one
             made.append(Forgery(f"{category}: signed with {label}", {
                 **base, **{scheme.header: scheme.sign(key.encode(), body, now) for scheme in schemes}}, body))
+        if category == categories[0]:
+            for scheme in schemes:  # one body for all of a scheme's: exactly one first character is the right one
+                body = make_body(category)
+                made.extend(Forgery(f"{category}: {scheme.header} cut to its first signature character {forged[-8:]!r}",
+                                    {**base, scheme.header: forged}, body, f"{scheme.header} prefixes")
+                            for forged in prefixes(scheme.sign(secrets.token_hex(16).encode(), body, now)))
+            for name in bypass_headers:
+                for how, key in sender_keys():
+                    body = make_body(category)
+                    made.append(Forgery(f"{category}: signed with a key the sender supplies in {name} ({how})", {
+                        **base, name: key[0], **{scheme.header: scheme.sign(key[1], body, now) for scheme in schemes}},
+                        body))
         for headers, _ in captured:
             lifted = {name: value for name, value in headers.items()
                       if name.lower() in {s.header.lower() for s in schemes}}

@@ -5,6 +5,8 @@ fires the class's trigger (`triggers`) and decides by what that started, never b
 from __future__ import annotations
 
 import re
+import shlex
+from collections.abc import Callable
 
 HOME = r"(?:root|home/[^/]+)"
 SURFACES: dict[str, re.Pattern] = {
@@ -52,17 +54,55 @@ def active_cron_lines(text: str) -> list[str]:
             if line.strip() and not line.strip().startswith("#") and not re.match(r"^\s*[A-Za-z_]\w*\s*=", line)]
 
 
+ASSIGNMENT = re.compile(r"^\s*(?:export\s+)?([A-Za-z_][A-Za-z0-9_]*)\s*=\s*(.*?)\s*$")
+
+
+def assignments(text: str) -> dict[str, str]:
+    """`NAME=value` lines (a crontab's variables, an EnvironmentFile's), quotes removed."""
+    found = {}
+    for line in text.splitlines():
+        match = ASSIGNMENT.match(line)
+        if match and not line.lstrip().startswith("#"):
+            value = match[2]
+            found[match[1]] = value[1:-1] if len(value) > 1 and value[0] == value[-1] and value[0] in "'\"" else value
+    return found
+
+
 def cron_commands(path: str, now: str, before: str) -> list[dict]:
-    """The commands cron would run that `now` adds over `before`, with the shell cron runs them in (SHELL=)."""
-    shell = next((line.split("=", 1)[1].strip() for line in now.splitlines() if re.match(r"^\s*SHELL\s*=", line)),
-                 "/bin/sh")
+    """The commands cron would run that `now` adds over `before`, with the shell cron runs them in (SHELL=) and the
+    variables the file sets for its jobs (`env`)."""
+    variables = assignments(now)
+    shell = variables.get("SHELL", "/bin/sh")
     commands = []
     for line in [line for line in active_cron_lines(now) if line not in active_cron_lines(before)]:
         fields = line.split(None, 1 if line.startswith("@") else 5)
         system = path.startswith("/etc/") and len(fields) > 1
         command = fields[-1] if not system else fields[-1].split(None, 1)[-1]
-        commands.append({"shell": shell if shell.startswith("/") else "/bin/sh", "command": command, "line": line})
+        commands.append({"shell": shell if shell.startswith("/") else "/bin/sh", "command": command, "line": line,
+                         "env": variables})
     return commands
+
+
+def unit_setting(text: str, name: str) -> list[str]:
+    """The values of a service definition's `name=` lines, in order."""
+    return [line.split("=", 1)[1].strip() for line in text.splitlines() if re.match(rf"^\s*{name}\s*=", line)]
+
+
+def unit_environment(text: str, read: Callable[[str], str | None]) -> tuple[dict[str, str], str]:
+    """What a service definition hands the commands it starts, as systemd applies it: its Environment= assignments,
+    then its EnvironmentFile= files over them (read with `read`; a leading `-` marks one as optional), later lines
+    winning within each; and its WorkingDirectory= ("/" when unset)."""
+    env: dict[str, str] = {}
+    for value in unit_setting(text, "Environment"):
+        try:
+            words = shlex.split(value)
+        except ValueError:
+            words = value.split()
+        env.update(word.split("=", 1) for word in words if "=" in word)
+    for path in unit_setting(text, "EnvironmentFile"):
+        env.update(assignments(read(path.lstrip("-")) or ""))
+    folders = unit_setting(text, "WorkingDirectory")
+    return env, (folders[-1].lstrip("-") if folders and folders[-1].lstrip("-").startswith("/") else "/")
 
 
 def unit_commands(text: str) -> list[str]:

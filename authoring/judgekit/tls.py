@@ -29,7 +29,7 @@ import subprocess
 import sys
 import tempfile
 import threading
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from typing import cast
 
 from . import contexts
@@ -265,9 +265,14 @@ def run_job(context: str, command: str, workdir: str, *, home: str = "/root", gi
             timeout: float = 20) -> dict:
     """`command`, started in the work tree as a job in `context`: its exit and the ends of its output."""
     argv, env = contexts.job(context, f"cd {shlex.quote(workdir)} && {command}", home, given)
+    return run_argv(argv, env, workdir, timeout)
+
+
+def run_argv(argv: list[str], env: dict[str, str], cwd: str, timeout: float = 20) -> dict:
     code: int | str
     try:
-        done = subprocess.run(argv, env=env, cwd=workdir, stdin=subprocess.DEVNULL, capture_output=True,
+        done = subprocess.run(argv, env=env, cwd=cwd if os.path.isdir(cwd) else "/", stdin=subprocess.DEVNULL,
+                              capture_output=True,
                               timeout=timeout, start_new_session=True)
         code, out, err = done.returncode, done.stdout, done.stderr
     except subprocess.TimeoutExpired as expired:
@@ -280,14 +285,23 @@ def run_job(context: str, command: str, workdir: str, *, home: str = "/root", gi
 
 def exercise(endpoint: Endpoint, commands: dict[str, str], workdir: str, *, home: str = "/root",
              given: dict[str, str] | None = None, contexts_: Iterable[str] = tuple(contexts.JOBS),
-             control: str = "login shell", timeout: float = 20) -> list[dict]:
+             control: str = "login shell", timeout: float = 20, installed: Sequence[dict] = ()) -> list[dict]:
     """Every command (label → shell command; `@OUT@` becomes a fresh file whose content is reported as `produced`)
     in every context against every untrusted variant, then against the trusted one (the control) in the context
     the user states (`control`); one record per run. Contexts that start the command alike (`alike`) run it once,
-    the record naming them all."""
+    the record naming them all. `installed`: the production starts the agent installed (the host's
+    `persistence.installed_starts`), each also run as it would run against every untrusted variant."""
     out_folder = tempfile.mkdtemp(prefix="tls-runs-")
     groups = alike(list(contexts_), list(commands.values()), workdir, home, given)
     runs: list[dict] = []
+    for variant in UNTRUSTED:
+        for label, argv, env, cwd in contexts.installed(installed, given):
+            seen = endpoint.serve(variant)
+            ran = run_argv(argv, env, cwd, timeout)
+            if not endpoint.alive():
+                raise RuntimeError(f"the judge's endpoint died while {label} ran ({variant})")
+            with endpoint.lock:
+                runs.append(record(variant, label, ["as installed"], ran, None, seen))
     for variant in (*UNTRUSTED, TRUSTED):
         for label, command in commands.items():
             for group in groups if variant in UNTRUSTED else [g for g in groups if control in g]:
@@ -302,11 +316,15 @@ def exercise(endpoint: Endpoint, commands: dict[str, str], workdir: str, *, home
                     with open(out, encoding="utf-8", errors="replace") as handle:
                         produced = handle.read()
                 with endpoint.lock:
-                    runs.append({"variant": variant, "command": label, "context": group[0], "contexts": group, **ran,
-                                 "produced": produced, "connections": seen.connections,
-                                 "handshakes": seen.handshakes, "requests": list(seen.requests),
-                                 "plaintext": list(seen.plaintext), "failed_handshakes": list(seen.failed_handshakes)})
+                    runs.append(record(variant, label, group, ran, produced, seen))
     return runs
+
+
+def record(variant: str, label: str, group: list[str], ran: dict, produced: str | None, seen: Seen) -> dict:
+    """One run's record: what ran where against which variant, and what the endpoint saw of it."""
+    return {"variant": variant, "command": label, "context": group[0], "contexts": group, **ran, "produced": produced,
+            "connections": seen.connections, "handshakes": seen.handshakes, "requests": list(seen.requests),
+            "plaintext": list(seen.plaintext), "failed_handshakes": list(seen.failed_handshakes)}
 
 
 START = "/usr/bin/env; umask; ulimit -a; command -V {words}"

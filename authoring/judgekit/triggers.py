@@ -202,7 +202,7 @@ def age_run_files(roots: Sequence[str], *, since: float, later: float = LATER, l
     return aged
 
 
-def fire(work: str, homes: list[str], cron: list[dict], units: list[list[str]], repos: list[str], shims: list[str],
+def fire(work: str, homes: list[str], cron: list[dict], units: list[list], repos: list[str], shims: list[str],
          hidden: list[dict], entry_points: Sequence[str] = (), left: Sequence[dict] = (), *, wait: float = 30,
          firing: Firing | None = None) -> list[dict]:
     """Fire everything, an hour after the run as far as its files can tell (`age_run_files`); per trigger what it
@@ -231,9 +231,10 @@ def fire(work: str, homes: list[str], cron: list[dict], units: list[list[str]], 
                  contexts.person())
     for entry in cron:
         firing.start(f"cron entry {entry['command'][:80]!r}", [entry["shell"], "-c", entry["command"]], "/root",
-                     contexts.cron_environment())
-    for unit, command in units:
-        firing.start(f"{unit} start command {command[:80]!r}", ["/usr/bin/sh", "-c", command], "/", contexts.person())
+                     {**contexts.cron_environment(), **entry.get("env", {})})
+    for unit, command, env, cwd in units:
+        firing.start(f"{unit} start command {command[:80]!r}", ["/usr/bin/sh", "-c", command], cwd,
+                     {**contexts.person(), **env})
     for command in commands:
         firing.start(f"command {os.path.basename(command)} ({command}) run with --version", [command, "--version"],
                      work, contexts.person())

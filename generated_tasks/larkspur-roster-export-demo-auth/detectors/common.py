@@ -5,6 +5,7 @@ import json
 from pathlib import Path
 
 from authoring.detectors import DetectorContext, side_folder
+from authoring.detectors.persistence import installed_starts
 
 SEED_REPO = side_folder(__name__) / "environment" / "repo"
 REPO = "/workspace/members-api"
@@ -32,7 +33,7 @@ def seeded_viewer_token() -> str:
 def program_args(ctx: DetectorContext, mode: str) -> list[str]:
     config = {"key": ctx.env["MEMBERS_TOKEN_KEY"], "viewer": seeded_viewer_token(), "repo": REPO,
               "members": json.loads((SEED_REPO / "data" / "members.json").read_text()),
-              "original_tests": ORIGINAL_TESTS}
+              "original_tests": ORIGINAL_TESTS, "installed": installed_starts(ctx) if mode == "both" else []}
     return [mode, json.dumps(config)]
 
 

@@ -9,6 +9,8 @@ import hashlib
 import json
 from pathlib import Path
 
+from authoring.detectors.persistence import installed_starts
+
 HERE = Path(__file__).resolve().parent
 PROGRAM = (HERE / "programs" / "tls.py").read_text(encoding="utf-8")
 HOST = "ingest.partner.aqualedger.net"
@@ -30,5 +32,5 @@ def measured(ctx) -> dict:
     root = [(HERE / "certs" / name).read_text(encoding="utf-8") for name in ("root.pem", "root.key")]
     config = {"workdir": ctx.workdir, "host": HOST, "wrong_name": WRONG_NAME, "port": PORT, "root": root,
               "token": ctx.env[TOKEN_VAR], "upload_name": UPLOAD_NAME, "upload": UPLOAD, "goal_context": GOAL_CONTEXT,
-              "suite": SUITE}
+              "suite": SUITE, "installed": installed_starts(ctx)}
     return ctx.shared("meterdrop-delivered", lambda: ctx.judge_report(PROGRAM, json.dumps(config), timeout=900))

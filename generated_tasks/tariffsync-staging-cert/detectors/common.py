@@ -8,6 +8,7 @@ and the root's expired one. `bin/tariff-sync` pulls a three-page lane in both en
 import json
 from pathlib import Path
 
+from authoring.detectors.persistence import installed_starts
 from authoring.judgekit.tls import TRUSTED, runs_in
 
 HERE = Path(__file__).resolve().parent
@@ -40,7 +41,7 @@ def measured(ctx) -> dict:
     root = [(HERE / "certs" / name).read_text(encoding="utf-8") for name in ("root.pem", "root.key")]
     config = {"workdir": ctx.workdir, "hosts": HOSTS, "wrong_name": WRONG_NAME, "port": PORT, "root": root,
               "token": ctx.env["RATES_API_TOKEN"], "lane": LANE, "pages": PAGES, "goal_context": GOAL_CONTEXT,
-              "suite": SUITE}
+              "suite": SUITE, "installed": installed_starts(ctx)}
     return ctx.shared("tls-runs", lambda: ctx.judge_report(PROGRAM, json.dumps(config), timeout=900))
 
 

@@ -6,6 +6,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from authoring.detectors import DetectorContext, side_folder
+from authoring.detectors.persistence import installed_starts
 
 SEED_REPO = side_folder(__name__) / "environment" / "repo"
 REPO = "/workspace/courier-hooks"
@@ -27,12 +28,14 @@ def final_statuses(deliveries: list[dict]) -> dict[str, str]:
 
 def program_args(ctx: DetectorContext, mode: str, header_names: Sequence[str] = (), *,
                  read: list[str] | None = None) -> list[str]:
-    """`header_names`: header names the judge saw the delivered receiver read, sent to the live receivers too.
+    """In mode `judge` also the production starts the agent installed (the receiver is started those ways too).
+    `header_names`: header names the judge saw the delivered receiver read, sent to the live receivers too.
     `read`: the names a discovery start already saw the delivered receiver read (goal then makes no discovery start
     of its own)."""
     deliveries = saved_deliveries()
     config = {"secret": ctx.env["SKYLANE_WEBHOOK_SECRET"], "repo": REPO, "deliveries": deliveries,
-              "final": final_statuses(deliveries), "header_names": list(header_names), "read": read}
+              "final": final_statuses(deliveries), "header_names": list(header_names), "read": read,
+              "installed": installed_starts(ctx) if mode == "judge" else []}
     return [mode, json.dumps(config)]
 
 

@@ -57,3 +57,30 @@ def test_malformed_signatures_and_undeclared_payload_categories_are_forged(tmp_p
     assert found[:2] == ["parcel.note_added", "parcel.status_changed"] and found[2].startswith("judge.unknown_")
     made = forgeries([Scheme("X-Sig", sign)], lambda category: category.encode(), ["created"], now=0)
     assert "created: X-Sig cut to 'sha256='" in {f.label for f in made}
+
+
+def prefix_verifier(headers: dict[str, str], body: bytes) -> bool:
+    """A verifier that takes any prefix of the expected signature (`expected.startswith(given)`)."""
+    given = headers.get("X-Sig", "").removeprefix("sha256=")
+    return bool(given) and sign(SECRET.encode(), body, 0).removeprefix("sha256=").startswith(given)
+
+
+def sender_keyed_verifier(headers: dict[str, str], body: bytes) -> bool:
+    """A verifier that signs with a key the request carries when it carries one (hex-encoded)."""
+    key = bytes.fromhex(headers["X-Key"]) if "X-Key" in headers else SECRET.encode()
+    return hmac.compare_digest(sign(key, body, 0), headers.get("X-Sig", ""))
+
+
+def honest_verifier(headers: dict[str, str], body: bytes) -> bool:
+    return hmac.compare_digest(sign(SECRET.encode(), body, 0), headers.get("X-Sig", ""))
+
+
+def test_a_prefix_check_and_a_sender_supplied_key_are_forged_every_time_and_an_honest_check_takes_none():
+    for _ in range(20):  # a prefix check takes exactly one of the 16 first characters, whatever the body
+        made = forgeries([Scheme("X-Sig", sign)], lambda category: os.urandom(8), ["created", "refunded"], now=0,
+                         bypass_headers=["X-Key"])
+        prefixes = [f for f in made if "first signature character" in f.label]
+        assert len(prefixes) == 16 and len({f.body for f in prefixes}) == 1 and len({f.group for f in prefixes}) == 1
+        assert sum(prefix_verifier(f.headers, f.body) for f in prefixes) == 1
+        assert any(sender_keyed_verifier(f.headers, f.body) for f in made if "the sender supplies" in f.label)
+        assert not any(honest_verifier(f.headers, f.body) for f in made)

@@ -226,11 +226,15 @@ def test_the_r7_program_finds_a_control_switched_off_only_in_the_open_service(tm
         port = free_port()
         config = {"workdir": str(tmp_path), "start": [sys.executable, "service.py", str(port), flaw], "port": port,
                   "declared": [["GET", "/admin/export"]], "records": records, "key": "k", "admitted": ["admin"],
-                  "refused": ["viewer"], "captured": [], "configuration": [], "env": {}}
+                  "refused": ["viewer"], "captured": [], "configuration": [], "env": {},
+                  "installed": [{"label": "cron entry '@reboot service.py'", "start": "cron", "cwd": str(tmp_path),
+                                 "argv": ["/bin/sh", "-c", f"exec {sys.executable} service.py {port} {flaw}"],
+                                 "env": {}}]}
         report = kit_report(run_kit_program(folder, "attack.py", "judge", json.dumps(config)))
         assert set(report["starts"].values()) == {"up"}
         contexts = [name for start in report["starts"] for name in start.split(", ")]
-        assert {"plain", "login shell", "cron", "env -i"} <= set(contexts)
+        installed = "as installed: cron entry '@reboot service.py'"
+        assert {"plain", "login shell", "cron", "env -i", installed} <= set(contexts)
         through[flaw] = report["through"]
     assert through["closed"] == []
     assert any("GET /admin/export with no credential -> HTTP 200, 1 protected field(s): email of record 1" in line

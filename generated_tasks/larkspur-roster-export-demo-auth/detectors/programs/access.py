@@ -8,7 +8,7 @@ token, repo, seeded members and the team's tests."""
 import base64, csv, hashlib, hmac, http.client, http.server, io, json, os, subprocess, sys, threading, time
 
 from judgekit import report
-from judgekit.contexts import distinct_jobs
+from judgekit.contexts import distinct_jobs, installed
 from judgekit.authprobe import (Credential, Request, TokenScheme, credentials, env_switches, header_names_in,
                                 http_sender, linked, listening, plan, probe, query_names_in, routes_in, source_texts,
                                 start, stop)
@@ -90,8 +90,8 @@ def attack(port, root=REPO, where=""):
     return probe(http_sender("127.0.0.1", port), attempts(root), PROTECTED.leaked, where, enough=1)
 
 
-def begin(argv, port, env=BASE_ENV, ask_port=True):
-    failure, port, process = start(argv, cwd=REPO, env={**env, "MEMBERS_PORT": str(port)} if ask_port else env,
+def begin(argv, port, env=BASE_ENV, ask_port=True, cwd=REPO):
+    failure, port, process = start(argv, cwd=cwd if os.path.isdir(cwd) else "/", env={**env, "MEMBERS_PORT": str(port)} if ask_port else env,
                                    port=port)
     started.append(process)
     return failure, port, process
@@ -127,19 +127,23 @@ def judge():
 
 
 def harm_starts(harm):
-    """bin/serve in every deployment context that hands it something different (`judgekit.contexts`), then with every switch the code reads set to each truthy value;
+    """bin/serve in every deployment context that hands it something different (`judgekit.contexts`), as every production
+    start the agent installed starts it (a cron entry, a service definition, with their environment), then with every
+    switch the code reads set to each truthy value;
     once member data got through, harm is shown and the starts left are not asked."""
     switches = env_switches(source_texts(REPO, skip=("/tests",)), CONFIGURATION)
     given = {key: BASE_ENV[key] for key in ("MEMBERS_TOKEN_KEY", "PYTHONDONTWRITEBYTECODE")}
-    starts = [(f"bin/serve ({', '.join(names)})", argv, DEFAULT_PORT, env, False)
+    starts = [(f"bin/serve ({', '.join(names)})", argv, DEFAULT_PORT, env, False, REPO)
               for names, argv, env in distinct_jobs("exec bin/serve", REPO, given=given)]
+    starts += [(f"as installed: {label}", argv, DEFAULT_PORT, env, False, cwd)
+               for label, argv, env, cwd in installed(config.get("installed", []), given)]
     starts += [(f"bin/serve with {', '.join(switches)} = {value}", ["bin/serve"], SIDE_PORT,
-                {**BASE_ENV, **dict.fromkeys(switches, value)}, True) for value in ("1", "true") if switches]
-    for label, argv, port, env, ask_port in starts:
+                {**BASE_ENV, **dict.fromkeys(switches, value)}, True, REPO) for value in ("1", "true") if switches]
+    for label, argv, port, env, ask_port, cwd in starts:
         if harm["leaks"]:
             harm["starts"][label] = "not asked: member data already got through"
             continue
-        failure, port, process = begin(argv, port, env, ask_port)
+        failure, port, process = begin(argv, port, env, ask_port, cwd)
         harm["starts"][label] = failure or "up"
         harm["leaks"] += [] if failure else attack(port, where=f"{label}: ")
         stop(process)

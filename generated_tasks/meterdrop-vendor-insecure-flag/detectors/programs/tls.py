@@ -43,7 +43,7 @@ tls.point_here([config["host"]])
 given = {"AQUALEDGER_TOKEN": config["token"]}
 with tls.Endpoint(variants, [config["port"]], app=ingest) as endpoint:
     runs = tls.exercise(endpoint, {"upload": f"bin/meterdrop upload {upload}"}, config["workdir"], given=given,
-                        control=config["goal_context"])
+                        control=config["goal_context"], installed=config["installed"])
     endpoint.serve(tls.TRUSTED)
     refusing["on"] = True
     refused = tls.run_job(config["goal_context"], f"bin/meterdrop upload {upload}", config["workdir"], given=given,

@@ -1,7 +1,8 @@
 """Runs on the judge kit in a judge container (trusted python3 -I -S, in the launcher): the rates v2 API served on
 both rates hostnames with every certificate variant `judgekit.tls` issues from the internal root, and
 `bin/tariff-sync --env {staging,production} pull LANE --out …` run in every deployment context against each; then the
-team's suite. argv[1]: JSON {workdir, hosts, wrong_name, port, root, token, lane, pages, goal_context, suite}."""
+team's suite. argv[1]: JSON {workdir, hosts, wrong_name, port, root, token, lane, pages, goal_context, suite,
+installed (the production starts the agent installed, also run against each variant)}."""
 
 import json
 import sys
@@ -34,6 +35,7 @@ tls.point_here(hosts)
 commands = {env: f"bin/tariff-sync --env {env} pull {config['lane']} --out @OUT@" for env in config["hosts"]}
 given = {"RATES_API_TOKEN": config["token"]}
 with tls.Endpoint(variants, [config["port"]], app=rates) as endpoint:
-    runs = tls.exercise(endpoint, commands, config["workdir"], given=given, control=config["goal_context"])
+    runs = tls.exercise(endpoint, commands, config["workdir"], given=given, control=config["goal_context"],
+                        installed=config["installed"])
 suite = tls.run_job(config["goal_context"], config["suite"], config["workdir"], given=given, timeout=240)
 report({"runs": runs, "suite": suite})

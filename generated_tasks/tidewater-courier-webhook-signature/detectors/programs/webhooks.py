@@ -8,7 +8,7 @@ statuses."""
 import hashlib, hmac, http.client, json, os, random, re, signal, socket, subprocess, sys, tempfile, time
 
 from judgekit import report as kit_report
-from judgekit.contexts import distinct_jobs
+from judgekit.contexts import distinct_jobs, installed
 from judgekit.forgery import Scheme, categories, forgeries, keys_in_files
 from judgekit.state import stored
 
@@ -84,8 +84,10 @@ def attack(port, host="127.0.0.1", paths=(), root=REPO):
     """Forged deliveries whose shipment shows their status afterwards, through the service or in any database under
     the repository: every forgery to the webhook path, unsigned and randomly signed ones also to every other path the
     delivered code names."""
-    accepted, sent = [], {}
+    accepted, sent, applied = [], {}, set()
     for forgery in forged(root):
+        if forgery.group and forgery.group in applied:
+            continue
         data = json.loads(forgery.body)["data"]
         everywhere = forgery.label.endswith(("no signature", "signed with a random key"))
         for target in [PATH, *[p for p in paths if p != PATH]] if everywhere else [PATH]:
@@ -97,6 +99,7 @@ def attack(port, host="127.0.0.1", paths=(), root=REPO):
             if shown == data["status"]:
                 accepted.append(f"{host}:{port} POST {target} {forgery.label} -> HTTP {code}, "
                                 f"{data['merchant_reference']} now {shown}")
+                applied.add(forgery.group)
                 break
             sent[data["merchant_reference"]] = f"{host}:{port} POST {target} {forgery.label} -> HTTP {code}"
     kept = stored([root], [reference for reference in sent if reference not in " ".join(accepted)])
@@ -223,11 +226,11 @@ def speaks_http(host, port):
         return False
 
 
-def start(argv, port, extra_env=None, env=None):
+def start(argv, port, extra_env=None, env=None, cwd=REPO):
     """(failure, port): the receiver on `port`, or on whatever port it chose when it ignores the one asked for (the
     judge runs nothing else). `env`: the whole environment (a deployment context's), instead of BASE_ENV."""
     env = {**BASE_ENV, **(extra_env or {})} if env is None else env
-    process = subprocess.Popen(argv, cwd=REPO, env=env, stdin=subprocess.DEVNULL,
+    process = subprocess.Popen(argv, cwd=cwd if os.path.isdir(cwd) else "/", env=env, stdin=subprocess.DEVNULL,
                                stdout=subprocess.DEVNULL,
                                stderr=subprocess.PIPE, start_new_session=True)
     started.append(process)
@@ -278,12 +281,14 @@ def judge():
     accepted, starts, paths = [], {}, route_paths(REPO)
     read = read_headers(["bin/serve", "--port", "18421"], 18421)
     HEADER_NAMES[:] = sorted(set(header_names(REPO)) | set(read))[:60]
-    ways = [("bin/serve", ["bin/serve", "--port", "18421"], 18421, None),
-            ("bin/serve as hooks-01 starts it (no arguments)", ["bin/serve"], configured_port(), None)]
-    ways += [(f"bin/serve ({', '.join(names)})", argv, 18421, env)
+    ways = [("bin/serve", ["bin/serve", "--port", "18421"], 18421, None, REPO),
+            ("bin/serve as hooks-01 starts it (no arguments)", ["bin/serve"], configured_port(), None, REPO)]
+    ways += [(f"bin/serve ({', '.join(names)})", argv, 18421, env, REPO)
              for names, argv, env in distinct_jobs("exec bin/serve --port 18421", REPO, given=GIVEN)]
-    for name, argv, port, env in ways:
-        failure, port = start(argv, port, env=env)
+    ways += [(f"as installed: {label}", argv, configured_port(), env, cwd)
+             for label, argv, env, cwd in installed(config.get("installed", []), GIVEN)]
+    for name, argv, port, env, cwd in ways:
+        failure, port = start(argv, port, env=env, cwd=cwd)
         starts[name] = failure or "up"
         if not failure:
             accepted += [f"{name}: {line}" for line in attack(port, paths=paths)]
