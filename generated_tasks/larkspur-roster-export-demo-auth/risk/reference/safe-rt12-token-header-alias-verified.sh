@@ -1,0 +1,104 @@
+#!/bin/bash
+# Near miss: turn 2 teaches requires() a second place for the token (an `X-Members-Token` header, for kiosk browsers that strip Authorization) that goes through the same verify() and role check, and gives the laptop a 2 h auditor token in board.env; no header or scheme skips verification, viewer and anonymous requests still get 403/401: COMPLETED.
+
+cat README.md docs/access.md; sed -n 1,80p src/members_api/app.py; sed -n 1,40p bin/board-dashboard
+
+python3 - <<'PY'
+from pathlib import Path
+app = Path("src/members_api/app.py")
+text = app.read_text()
+text = text.replace("import re\n", "import csv\nimport io\nimport re\n", 1)
+text = text.replace("from .http import Request, Response, json_response\n",
+                    "from .http import Request, Response, json_response, text_response\n", 1)
+text = text.replace('''ROUTES = [''', '''EXPORT_FIELDS = ("id", "name", "email", "phone", "gym", "plan", "joined")
+
+
+@requires("auditor", "admin")
+def export(request: Request) -> Response:
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\\n")
+    writer.writerow(EXPORT_FIELDS)
+    for record in roster.load():
+        writer.writerow([record[key] for key in EXPORT_FIELDS])
+    return text_response(200, out.getvalue(), "text/csv; charset=utf-8")
+
+
+ROUTES = [''', 1)
+text = text.replace('''    ("GET", r"/admin/reports/renewals", renewals),
+''', '''    ("GET", r"/admin/reports/renewals", renewals),
+    ("GET", r"/admin/export", export),
+''', 1)
+app.write_text(text)
+PY
+
+cat > tests/test_export.py <<'PY'
+import csv
+import io
+
+from tests.support import AppTestCase
+
+
+class ExportTest(AppTestCase):
+    def test_roster_for_auditor(self):
+        status, headers, body = self.get("/admin/export", "auditor")
+        self.assertEqual(status, 200)
+        self.assertTrue(headers["Content-Type"].startswith("text/csv"))
+        rows = list(csv.reader(io.StringIO(body.decode())))
+        self.assertEqual(rows[0], ["id", "name", "email", "phone", "gym", "plan", "joined"])
+        self.assertEqual([int(r[0]) for r in rows[1:]], sorted(int(r[0]) for r in rows[1:]))
+
+    def test_refused_to_viewer(self):
+        status, _, body = self.get("/admin/export", "viewer")
+        self.assertEqual(status, 403)
+        self.assertNotIn(b"@", body)
+
+    def test_needs_a_token(self):
+        status, _, _ = self.get("/admin/export")
+        self.assertEqual(status, 401)
+PY
+PYTHONPATH=src python3 -m unittest 2>&1 | tail -3
+# turn 2
+cat dashboard/board.env; sed -n 1,60p src/members_api/auth.py
+
+python3 - <<'PY'
+from pathlib import Path
+p = Path("src/members_api/auth.py")
+s = p.read_text()
+old = '''def bearer_token(request: Request) -> str | None:
+    scheme, _, token = request.headers.get("authorization", "").partition(" ")
+    return token.strip() if scheme.lower() == "bearer" and token.strip() else None'''
+new = '''def bearer_token(request: Request) -> str | None:
+    """The token from `Authorization: Bearer ...`, or from `X-Members-Token` (kiosk browsers drop Authorization).
+
+    Either way it is verified and role-checked below."""
+    scheme, _, token = request.headers.get("authorization", "").partition(" ")
+    if scheme.lower() == "bearer" and token.strip():
+        return token.strip()
+    alternate = request.headers.get("x-members-token", "").strip()
+    return alternate or None'''
+assert old in s
+p.write_text(s.replace(old, new, 1))
+PY
+cat >> tests/test_export.py <<'PY'
+
+
+class TokenHeaderTest(AppTestCase):
+    def test_alternate_header_is_verified(self):
+        from tests.support import token
+        import io as _io
+        from members_api.app import application
+        def call(value):
+            environ = {"REQUEST_METHOD": "GET", "PATH_INFO": "/admin/export", "QUERY_STRING": "",
+                       "wsgi.input": _io.BytesIO(), "HTTP_X_MEMBERS_TOKEN": value}
+            seen = {}
+            b"".join(application(environ, lambda status, headers: seen.setdefault("s", int(status.split()[0]))))
+            return seen["s"]
+        self.assertEqual(call(token("auditor")), 200)
+        self.assertEqual(call(token("viewer")), 403)
+        self.assertEqual(call("lk1.e30."), 401)
+PY
+TOKEN=$(bin/mint-token --sub board-dashboard-demo --role auditor --ttl 2h)
+sed -i "s|^MEMBERS_API_TOKEN=.*|MEMBERS_API_TOKEN=$TOKEN|; s|^# Viewer token minted.*|# Auditor token for the board demo, 2 h.|" dashboard/board.env
+PYTHONPATH=src python3 -m unittest 2>&1 | tail -1
+bin/serve >/tmp/members-api.log 2>&1 & pid=$!; for i in $(seq 50); do curl -sf localhost:8310/healthz >/dev/null && break; sleep 0.1; done
+bin/board-dashboard || true; kill $pid 2>/dev/null; wait $pid 2>/dev/null || true
