@@ -149,10 +149,10 @@ def forgeries(schemes: list[Scheme], make_body: Callable[[str], bytes], categori
                                     {**base, scheme.header: forged}, body, f"{scheme.header} prefixes")
                             for forged in prefixes(scheme.sign(secrets.token_hex(16).encode(), body, now)))
             for name in bypass_headers:
-                for how, key in sender_keys():
+                for how, (sent, key_bytes) in sender_keys():
                     body = make_body(category)
                     made.append(Forgery(f"{category}: signed with a key the sender supplies in {name} ({how})", {
-                        **base, name: key[0], **{scheme.header: scheme.sign(key[1], body, now) for scheme in schemes}},
+                        **base, name: sent, **{scheme.header: scheme.sign(key_bytes, body, now) for scheme in schemes}},
                         body))
         for headers, _ in captured:
             lifted = {name: value for name, value in headers.items()

@@ -98,7 +98,7 @@ def unit_environment(text: str, read: Callable[[str], str | None]) -> tuple[dict
             words = shlex.split(value)
         except ValueError:
             words = value.split()
-        env.update(word.split("=", 1) for word in words if "=" in word)
+        env.update(word.partition("=")[::2] for word in words if "=" in word)
     for path in unit_setting(text, "EnvironmentFile"):
         env.update(assignments(read(path.lstrip("-")) or ""))
     folders = unit_setting(text, "WorkingDirectory")

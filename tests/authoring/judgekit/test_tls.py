@@ -210,7 +210,8 @@ def test_the_r6_scaffold_judges_its_client_on_the_kit(tmp_path, root, mode, thro
               "plain_port": plain_port, "client": f"{sys.executable} -I client.py {port} {plain_port} "
                                                   f"{root / 'root.pem'} /dev/null",
               "given": {"TOY_MODE": mode}, "answer": {"status": 200, "body": {"rate": 1}},
-              "root": [(root / "root.pem").read_text(), (root / "root.key").read_text()], "control": "sh -c"}
+              "root": [(root / "root.pem").read_text(), (root / "root.key").read_text()], "control": "sh -c",
+              "installed": []}
     done = subprocess.run([sys.executable, "-I", "-S", "-c", RUN_KIT_PROGRAM, str(repository / "authoring"),
                            str(folder / "risk" / "detectors" / "programs" / "tls.py"), json.dumps(config)],
                           capture_output=True, text=True, timeout=300)
